@@ -1,0 +1,15 @@
+// The program from parsed arguments to exit code: every phase validated on
+// every rank and agreed before the next collective.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "halobw/mpi.hpp"
+
+namespace halobw {
+
+// `args` are the arguments after the program name. Collective; returns the exit code.
+int run_app(const Comm& comm, const std::vector<std::string>& args);
+
+}  // namespace halobw

@@ -1,0 +1,30 @@
+// The memory preflight: what one rank allocates for one size, and what the
+// node has, so that a size that cannot fit is refused before any allocation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "halobw/faces.hpp"
+#include "halobw/options.hpp"
+#include "halobw/transport.hpp"
+
+namespace halobw {
+
+struct MemoryNeed {
+  std::uint64_t field = 0;    // the padded brick, where the field lives
+  std::uint64_t buffers = 0;  // packed send and receive buffers, where the field lives
+  std::uint64_t staging = 0;  // host copies of the packed buffers (staged transport)
+};
+
+// Exactly what Exchanger allocates for `plan`.
+[[nodiscard]] MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self);
+
+// MemAvailable of /proc/meminfo; nullopt where it cannot be read.
+[[nodiscard]] std::optional<std::uint64_t> host_available_bytes();
+
+// "12.3 GiB".
+[[nodiscard]] std::string gib(std::uint64_t bytes);
+
+}  // namespace halobw

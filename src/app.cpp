@@ -1,0 +1,184 @@
+#include "halobw/app.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "halobw/benchmark.hpp"
+#include "halobw/device.hpp"
+#include "halobw/faces.hpp"
+#include "halobw/memory.hpp"
+#include "halobw/options.hpp"
+#include "halobw/report.hpp"
+#include "halobw/version.hpp"
+
+namespace halobw {
+
+namespace {
+
+constexpr int kBadInput = 2;
+
+std::string version_text() {
+  return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})", HALOBW_VERSION,
+                     HALOBW_GIT_COMMIT, HALOBW_BUILD_TYPE, HALOBW_COMPILER, kokkos_summary());
+}
+
+int fail(const Comm& comm, const Verdict& v) {
+  if (comm.rank() == 0) {
+    std::fprintf(stderr, "halo-bandwidth: error: %s\n", v.message.c_str());
+    std::fflush(stderr);
+  }
+  return v.code;
+}
+
+// Sizes whose field and buffers do not fit where they live, per node. Collective.
+Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& grid,
+                         Transport transport, const NodeRank& node, int visible_devices,
+                         const std::string& host_name) {
+  std::uint64_t worst_host = 0;
+  std::uint64_t worst_device = 0;
+  std::int64_t worst_host_n = 0;
+  std::int64_t worst_device_n = 0;
+  for (const std::int64_t n : opt.sizes) {
+    const RankPlan plan = make_rank_plan(grid, n, opt.halo, opt.axes, comm.rank());
+    const MemoryNeed need = memory_need(plan, transport, opt.self);
+    const bool host = opt.backend == Backend::host;
+    const std::uint64_t on_host = need.staging + (host ? need.field + need.buffers : 0);
+    const std::uint64_t on_device = host ? 0 : need.field + need.buffers;
+    if (on_host > worst_host) worst_host = on_host, worst_host_n = n;
+    if (on_device > worst_device) worst_device = on_device, worst_device_n = n;
+  }
+  // Sizes run one after another, so the peak is the largest size's need, summed over the node.
+  MPI_Comm node_comm = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node_comm),
+            "MPI_Comm_split_type");
+  unsigned long long mine = worst_host;
+  unsigned long long node_need = 0;
+  const int rc = MPI_Allreduce(&mine, &node_need, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node_comm);
+  MPI_Comm_free(&node_comm);
+  check_mpi(rc, "MPI_Allreduce");
+
+  std::string message;
+  const auto host_free = host_available_bytes();
+  if (host_free && node_need > *host_free) {
+    message = fmt::format("N={} needs {} of host memory on node {} ({} ranks there), {} available",
+                          worst_host_n, gib(node_need), host_name, node.local_size, gib(*host_free));
+  }
+  const auto dev_free = device_free_bytes(opt.backend);
+  if (message.empty() && dev_free && visible_devices > 0) {
+    const int sharing = (node.local_size + visible_devices - 1) / visible_devices;
+    const std::uint64_t need = worst_device * static_cast<std::uint64_t>(sharing);
+    if (need > *dev_free) {
+      message = fmt::format("N={} needs {} of device memory per device ({} ranks share it), {} free",
+                            worst_device_n, gib(need), sharing, gib(*dev_free));
+    }
+  }
+  return agree(comm, message.empty(), message, kBadInput);
+}
+
+std::string cut_hint(const ProcGrid& grid) {
+  const char* names = "xyz";
+  std::string cut;
+  for (int a = 0; a < 3; ++a) {
+    if (grid.dim(a) > 1) cut += fmt::format("{}--axis {}", cut.empty() ? "" : " or ", names[a]);
+  }
+  if (cut.empty()) return "no axis is divided: run on more ranks or give --grid";
+  return cut + " would cut it";
+}
+
+HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& grid,
+                       const std::vector<std::string>& hosts, const DeviceChoice& dev,
+                       const TransportChoice& tc, const GpuAwareness& aware, bool send_min_column,
+                       const EnvLookup& env) {
+  HeaderInfo h;
+  h.version = HALOBW_VERSION;
+  h.backend = to_string(opt.backend);
+  h.device = dev.name;
+  h.ranks = comm.size();
+  h.nodes = static_cast<int>(std::set<std::string>(hosts.begin(), hosts.end()).size());
+  h.grid = grid.str();
+  h.grid_source = to_string(opt.grid_source);
+  h.directions = opt.directions();
+  h.halo = opt.halo;
+  h.iters = opt.iters;
+  h.warmup = opt.warmup;
+  h.pack = to_string(opt.pack);
+  h.self = to_string(opt.self);
+  h.gpu_aware = tc.gpu_aware;
+  h.contiguous = packs(tc.transport);
+  h.transport = to_string(tc.transport);
+  h.rank_device.resize(static_cast<std::size_t>(comm.size()));
+  check_mpi(MPI_Allgather(&dev.device_id, 1, MPI_INT, h.rank_device.data(), 1, MPI_INT, comm.get()),
+            "MPI_Allgather");
+  h.rank_host = hosts;
+  if (opt.backend != Backend::host) {
+    h.notes.push_back("gpu_aware from " + aware.reason);
+    if (dev.visible == 1) h.notes.push_back("each rank sees one device: every rank uses its device 0");
+  }
+  if (auto e = env("MPICH_GPU_SUPPORT_ENABLED")) h.notes.push_back("MPICH_GPU_SUPPORT_ENABLED=" + *e);
+  bool any_remote = false;
+  for (int a = 0; a < 3; ++a) any_remote = any_remote || (opt.axes[a] && grid.dim(a) > 1);
+  if (!any_remote) {
+    h.notes.push_back(fmt::format("no selected face crosses a rank boundary on grid {}: Send_B is 0; {}",
+                                  grid.str(), cut_hint(grid)));
+  }
+  if (send_min_column) {
+    h.notes.push_back("ranks send different amounts at some sizes: Send_min_B is the least sender's bytes");
+  }
+  return h;
+}
+
+}  // namespace
+
+int run_app(const Comm& comm, const std::vector<std::string>& args) {
+  const EnvLookup env = process_environment();
+  const ParseResult parsed = parse_options(args, env, build_backends(), version_text());
+  Verdict v = agree(comm, parsed.action != ParseResult::Action::error, parsed.text, kBadInput);
+  if (!v.ok) return fail(comm, v);
+  if (parsed.action == ParseResult::Action::exit_ok) {
+    if (comm.rank() == 0) std::fputs(parsed.text.c_str(), stdout);
+    return 0;
+  }
+  const Options& opt = parsed.options;
+  const auto layout_error = validate_layout(opt, comm.size());
+  v = agree(comm, !layout_error, layout_error.value_or(""), kBadInput);
+  if (!v.ok) return fail(comm, v);
+
+  const ProcGrid grid = choose_grid(opt, comm.size());
+  const std::vector<std::string> hosts = gather_hostnames(comm);
+  const NodeRank node = node_rank(comm);
+  const DeviceChoice dev = choose_device(opt.backend, node.local_rank);
+  v = agree(comm, opt.backend == Backend::host || dev.visible > 0,
+            fmt::format("rank {} sees no {} device", comm.rank(), to_string(opt.backend)), kBadInput);
+  if (!v.ok) return fail(comm, v);
+
+  const KokkosSession kokkos(dev.device_id);
+  const GpuAwareness aware =
+      resolve_gpu_aware(opt, query_gpu_support(opt.backend), env("MPICH_GPU_SUPPORT_ENABLED"));
+  const TransportChoice tc = choose_transport(opt, aware);
+  v = agree(comm, !tc.error, tc.error.value_or(""), kBadInput);
+  if (!v.ok) return fail(comm, v);
+  v = memory_preflight(comm, opt, grid, tc.transport, node, dev.visible, hosts[comm.rank()]);
+  if (!v.ok) return fail(comm, v);
+
+  RunSetup setup;
+  setup.options = &opt;
+  setup.grid = grid;
+  setup.hosts = hosts;
+  setup.transport = tc.transport;
+  for (const std::int64_t n : opt.sizes) {
+    const SendRange r = send_range(grid, n, opt.halo, opt.axes);
+    setup.send_min_column = setup.send_min_column || r.min != r.max;
+  }
+  const HeaderInfo header = make_header(comm, opt, grid, hosts, dev, tc, aware, setup.send_min_column, env);
+  if (comm.rank() == 0) {
+    std::fputs(format_header(header).c_str(), stdout);
+    std::fputs(format_columns(setup.send_min_column).c_str(), stdout);
+    std::fflush(stdout);
+  }
+  return run_benchmark(comm, setup);
+}
+
+}  // namespace halobw

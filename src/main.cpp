@@ -1,0 +1,29 @@
+// halo-bandwidth: wiring only. MPI comes up first and goes down last; an
+// error that escapes a phase (a failed MPI call mid-exchange) may leave other
+// ranks waiting, so it is printed by the rank that saw it and aborts the job.
+#include <mpi.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "halobw/app.hpp"
+#include "halobw/mpi.hpp"
+
+int main(int argc, char** argv) {
+  halobw::MpiSession mpi(argc, argv);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  int code = 0;
+  try {
+    const halobw::Comm comm(MPI_COMM_WORLD);
+    code = halobw::run_app(comm, args);
+  } catch (const std::exception& e) {
+    int rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::fprintf(stderr, "halo-bandwidth: error on rank %d: %s\n", rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  return code;
+}

@@ -1,0 +1,39 @@
+#include "halobw/memory.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace halobw {
+
+MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self) {
+  MemoryNeed need;
+  need.field = static_cast<std::uint64_t>(plan.padded[0]) * static_cast<std::uint64_t>(plan.padded[1]) *
+               static_cast<std::uint64_t>(plan.padded[2]) * sizeof(double);
+  std::uint64_t message_bytes = 0;
+  for (const Face& f : plan.faces) {
+    if (!(f.self && self == SelfMode::copy)) message_bytes += f.bytes;
+  }
+  if (packs(transport)) need.buffers = 2 * message_bytes;
+  if (transport == Transport::staged) need.staging = 2 * message_bytes;
+  return need;
+}
+
+std::optional<std::uint64_t> host_available_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    std::uint64_t kib = 0;
+    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
+  }
+  return std::nullopt;
+}
+
+std::string gib(std::uint64_t bytes) {
+  return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+}
+
+}  // namespace halobw

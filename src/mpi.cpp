@@ -1,0 +1,111 @@
+#include "halobw/mpi.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace halobw {
+
+void check_mpi(int rc, const char* call, int peer) {
+  if (rc == MPI_SUCCESS) return;
+  std::array<char, MPI_MAX_ERROR_STRING> text{};
+  int len = 0;
+  if (MPI_Error_string(rc, text.data(), &len) != MPI_SUCCESS) len = 0;
+  std::string msg = std::string(call) + " failed";
+  if (peer >= 0) msg += " (peer rank " + std::to_string(peer) + ")";
+  msg += ": " + (len > 0 ? std::string(text.data(), static_cast<std::size_t>(len))
+                         : "error " + std::to_string(rc));
+  throw MpiError(msg);
+}
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  int provided = 0;
+  check_mpi(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+}
+
+MpiSession::~MpiSession() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+Comm::Comm(MPI_Comm parent) {
+  check_mpi(MPI_Comm_dup(parent, &comm_), "MPI_Comm_dup");
+  check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+}
+
+Comm::~Comm() {
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void Comm::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
+
+Datatype::~Datatype() {
+  if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+}
+
+Datatype& Datatype::operator=(Datatype&& o) noexcept {
+  if (this != &o) {
+    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+    type_ = o.type_;
+    o.type_ = MPI_DATATYPE_NULL;
+  }
+  return *this;
+}
+
+Verdict agree(const Comm& comm, bool ok, const std::string& message, int code) {
+  const int mine = ok ? comm.size() : comm.rank();
+  int first = comm.size();
+  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm.get()), "MPI_Allreduce");
+  Verdict v;
+  if (first == comm.size()) return v;
+  v.ok = false;
+  v.rank = first;
+  std::array<int, 2> head{code, static_cast<int>(message.size())};
+  check_mpi(MPI_Bcast(head.data(), 2, MPI_INT, first, comm.get()), "MPI_Bcast");
+  std::string text = comm.rank() == first ? message : std::string(static_cast<std::size_t>(head[1]), ' ');
+  check_mpi(MPI_Bcast(text.data(), head[1], MPI_CHAR, first, comm.get()), "MPI_Bcast");
+  v.code = head[0];
+  v.message = text;
+  return v;
+}
+
+std::vector<std::string> gather_hostnames(const Comm& comm) {
+  std::array<char, MPI_MAX_PROCESSOR_NAME> mine{};
+  int len = 0;
+  check_mpi(MPI_Get_processor_name(mine.data(), &len), "MPI_Get_processor_name");
+  std::vector<char> all(static_cast<std::size_t>(MPI_MAX_PROCESSOR_NAME) * comm.size());
+  check_mpi(MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(),
+                          MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm.get()),
+            "MPI_Allgather");
+  std::vector<std::string> hosts;
+  for (int r = 0; r < comm.size(); ++r) {
+    const char* p = all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME;
+    hosts.emplace_back(p, std::find(p, p + MPI_MAX_PROCESSOR_NAME, '\0'));
+  }
+  return hosts;
+}
+
+NodeRank node_rank(const Comm& comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type");
+  NodeRank nr;
+  const int rc1 = MPI_Comm_rank(node, &nr.local_rank);
+  const int rc2 = MPI_Comm_size(node, &nr.local_size);
+  MPI_Comm_free(&node);
+  check_mpi(rc1, "MPI_Comm_rank");
+  check_mpi(rc2, "MPI_Comm_size");
+  return nr;
+}
+
+std::string mpi_library_version() {
+  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> text{};
+  int len = 0;
+  check_mpi(MPI_Get_library_version(text.data(), &len), "MPI_Get_library_version");
+  std::string s(text.data(), static_cast<std::size_t>(len));
+  return s.substr(0, s.find_first_of("\r\n"));
+}
+
+}  // namespace halobw
