@@ -144,8 +144,8 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
 
   std::vector<std::string> sizes;
   std::string axis, grid, halo, iters, warmup, pack, self, backend, gpu_aware;
+  // Split on commas here, not by CLI11, which drops empty items such as "64,,128".
   app.add_option("--sizes", sizes, "global cube sides N1,N2,... (one row each; default 64,128,256)")
-      ->delimiter(',')
       ->type_name("N1,N2,...");
   auto* axis_opt = app.add_option("--axis", axis, "exchange the faces normal to one axis (default x)")
                        ->check(CLI::IsMember({"x", "y", "z"}))

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Runs halo-bandwidth end to end under mpiexec and judges each run.
+
+Suites:
+  seed        001's checker cases at N = 16 and 32, each through scripts/check_table.py
+  uneven      sizes that do not divide (Send_min_B), 1, 4 and 8 ranks, the env grid
+  transports  --pack kernel (direct), staged, --self mpi, with --check
+  bad_input   every rejected input: exit code 2, one error line, no row, no hang
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+TIMEOUT = 120
+FAST = ["--iters", "10", "--warmup", "2"]
+
+
+class Runner:
+    def __init__(self, args):
+        self.exe, self.mpiexec, self.checker = args.exe, args.mpiexec, args.checker
+        self.failures = 0
+        self.cases = 0
+
+    def run(self, ranks, flags, env=None):
+        cmd = [self.mpiexec, "-n", str(ranks), "--oversubscribe", self.exe] + flags
+        full_env = dict(os.environ, **(env or {}))
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=full_env)
+        except subprocess.TimeoutExpired:
+            return None, "", f"timed out after {TIMEOUT} s"
+        return p.returncode, p.stdout, p.stderr
+
+    def fail(self, what, detail):
+        self.failures += 1
+        print(f"FAIL {what}\n{detail}", file=sys.stderr)
+
+    def table(self, ranks, flags, env=None, rows=None, expect=()):
+        """A run that must succeed, pass the checker, and contain `expect` lines."""
+        self.cases += 1
+        what = f"-n {ranks} {' '.join(flags)} {env or ''}"
+        rc, out, err = self.run(ranks, flags, env)
+        if rc != 0:
+            return self.fail(what, f"exit {rc}\n{out}\n{err}")
+        chk = subprocess.run([sys.executable, self.checker], input=out, capture_output=True, text=True)
+        if chk.returncode != 0:
+            return self.fail(what, out + chk.stderr)
+        data = [l for l in out.splitlines() if l and not l.startswith("#")]
+        if rows is not None and len(data) != rows:
+            return self.fail(what, f"{len(data)} rows, want {rows}\n{out}")
+        for text in expect:
+            if text not in out:
+                return self.fail(what, f"missing '{text}'\n{out}")
+        print(f"ok   {what}: {chk.stdout.strip()}")
+        return out
+
+    def rejected(self, ranks, flags, fragment, env=None):
+        """A run that must end with exit code 2, one error line naming `fragment`, no row."""
+        self.cases += 1
+        what = f"-n {ranks} {' '.join(flags)} {env or ''}"
+        rc, out, err = self.run(ranks, flags, env)
+        ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+        rows = [l for l in out.splitlines() if l and not l.startswith("#")]
+        if rc != 2 or len(ours) != 1 or fragment not in ours[0] or rows or out.strip():
+            return self.fail(what, f"exit {rc}, want 2; error lines {ours}; stdout:\n{out}\nstderr:\n{err}")
+        print(f"ok   {what}: {ours[0]}")
+
+
+def seed(r):
+    for flags in (["--axis", "z"],
+                  ["--axis", "x", "--grid", "2,1,1"],
+                  ["--axis", "y", "--grid", "2,1,1"],
+                  ["--axis", "z", "--grid", "1,1,2"],
+                  ["--faces", "--halo", "2", "--grid", "2,1,1"]):
+        r.table(2, flags + ["--sizes", "16,32", "--check"] + FAST, rows=2,
+                expect=["# check N=16 passed", "# check N=32 passed"])
+    out = r.table(2, ["--axis", "z", "--sizes", "64,128,256"] + FAST, rows=3)
+    if out and "\n64 65536 " not in out:
+        r.fail("seed row", "N=64 on 1x1x2 must send 65536 bytes\n" + out)
+    r.table(2, ["--sizes", "16"] + FAST, rows=1,
+            expect=["no selected face crosses a rank boundary on grid 1x1x2", "--axis z would cut it"])
+
+
+def uneven(r):
+    r.table(4, ["--faces", "--halo", "2", "--sizes", "17,18,16", "--check"] + FAST, rows=3,
+            expect=["Send_min_B"])
+    r.table(8, ["--faces", "--sizes", "13", "--check", "--pack", "kernel"] + FAST, rows=1)
+    r.table(1, ["--faces", "--sizes", "9,16", "--check", "--halo", "3"] + FAST, rows=2,
+            expect=["no axis is divided"])
+    r.table(4, ["--axis", "y", "--sizes", "10", "--check"] + FAST, {"OPENPFC_FD_PROC_GRID": "1,4,1"},
+            rows=1, expect=["grid 1x4x1", "grid_source OPENPFC_FD_PROC_GRID"])
+    r.table(4, ["--axis", "x", "--sizes", "10", "--grid", "4,1,1"] + FAST, {"OPENPFC_FD_PROC_GRID": "1,4,1"},
+            rows=1, expect=["grid 4x1x1", "grid_source --grid"])
+
+
+def transports(r):
+    for ranks in (2, 4):
+        r.table(ranks, ["--faces", "--sizes", "12,15", "--check", "--pack", "kernel"] + FAST, rows=2,
+                expect=["contiguous 1", "transport direct"])
+        r.table(ranks, ["--faces", "--sizes", "12,15", "--check", "--pack", "kernel", "--gpu-aware", "off"] + FAST,
+                rows=2, expect=["gpu_aware 0 contiguous 1", "transport staged"])
+        r.table(ranks, ["--faces", "--sizes", "12", "--check", "--self", "mpi", "--halo", "2"] + FAST, rows=1,
+                expect=["self mpi", "contiguous 0"])
+        r.table(ranks, ["--faces", "--sizes", "12", "--check", "--self", "mpi", "--pack", "kernel"] + FAST,
+                rows=1, expect=["self mpi", "transport direct"])
+
+
+def bad_input(r):
+    for ranks in (1, 2):
+        r.rejected(ranks, ["--sizes", "0"], "--sizes")
+        r.rejected(ranks, ["--sizes", "64,-1"], "--sizes")
+        r.rejected(ranks, ["--sizes", "99999999999999999999"], "--sizes")
+        r.rejected(ranks, ["--sizes", "abc"], "--sizes")
+        r.rejected(ranks, ["--axis", "w"], "--axis")
+        r.rejected(ranks, ["--axis", "z", "--faces"], "excludes")
+        r.rejected(ranks, ["--iters", "0"], "--iters")
+        r.rejected(ranks, ["--warmup", "-1"], "--warmup")
+        r.rejected(ranks, ["--grid", "2,2,2"], "has 8 ranks")
+        r.rejected(ranks, ["--grid", "0,1,2"], "--grid")
+        r.rejected(ranks, ["--unknown-flag"], "--unknown-flag")
+        r.rejected(ranks, ["--backend", "cuda"], "not in this build")
+        r.rejected(ranks, ["--hip"], "not in this build")
+        r.rejected(ranks, [], "OPENPFC_FD_PROC_GRID", {"OPENPFC_FD_PROC_GRID": "1;1;2"})
+        r.rejected(ranks, ["--sizes", "20000", "--axis", "z"], "GiB")
+    r.rejected(2, ["--sizes", "1"], "below the halo width")
+    r.rejected(2, ["--sizes", "5", "--halo", "3", "--axis", "z"], "below the halo width")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exe", required=True)
+    ap.add_argument("--mpiexec", default="mpiexec")
+    ap.add_argument("--checker", required=True)
+    ap.add_argument("suite", choices=["seed", "uneven", "transports", "bad_input"])
+    args = ap.parse_args()
+    r = Runner(args)
+    globals()[args.suite](r)
+    print(f"{r.cases - r.failures} passed, {r.failures} failed")
+    return 1 if r.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+// The exchanger on every transport (datatype, direct, staged: the device
+// path's logic with HostSpace standing in for device memory), every face set,
+// halo widths 1..3, both self modes, even and uneven sizes, on the grids that
+// fit the rank count. Every rank runs every case; verdicts are agreed.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <fmt/format.h>
+
+#include "halobw/check.hpp"
+#include "halobw/clock.hpp"
+#include "halobw/exchanger.hpp"
+#include "halobw/options.hpp"
+#include "halobw/report.hpp"
+
+using namespace halobw;
+using HostExchanger = Exchanger<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>;
+
+namespace {
+
+std::vector<Dims3> grids_for(int np) {
+  std::vector<Dims3> out{auto_grid(np).dims()};
+  for (Dims3 g : {Dims3{np, 1, 1}, Dims3{1, np, 1}, Dims3{1, 1, np}}) {
+    if (g != out.front()) out.push_back(g);
+  }
+  return out;
+}
+
+const std::vector<std::pair<std::string, AxisSet>> kAxisSets{
+    {"x", {true, false, false}}, {"y", {false, true, false}}, {"z", {false, false, true}},
+    {"all", {true, true, true}}};
+
+}  // namespace
+
+TEST(Exchange, EveryGhostCellOnEveryTransport) {
+  const Comm comm(MPI_COMM_WORLD);
+  int cases = 0;
+  for (const Dims3& dims : grids_for(comm.size())) {
+    const ProcGrid grid(dims);
+    for (const auto& [name, axes] : kAxisSets) {
+      for (int h = 1; h <= 3; ++h) {
+        for (std::int64_t n : {12, 13}) {
+          Options o;
+          o.sizes = {n};
+          o.halo = h;
+          o.grid = dims;
+          if (validate_layout(o, comm.size())) continue;  // a local extent below h
+          for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
+            for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
+              const RankPlan plan = make_rank_plan(grid, n, h, axes, comm.rank());
+              HostExchanger ex(comm, plan, t, self);
+              fill_field(ex.exec(), ex.field(), ex.plan());
+              ex.exchange();
+              ex.exchange();  // requests and buffers are reused
+              const CheckOutcome out = verify_field(ex.field(), ex.plan());
+              std::uint64_t expected_cells = 0;
+              for (const Face& f : plan.faces) expected_cells += static_cast<std::uint64_t>(f.recv_box.cells());
+              const std::string where = fmt::format("grid {} dirs {} h {} N {} transport {} self {}",
+                                                    grid.str(), name, h, n, to_string(t), to_string(self));
+              const Verdict v = agree(comm, !out.failure, out.failure.value_or("") + " [" + where + "]");
+              EXPECT_TRUE(v.ok) << v.message;
+              EXPECT_EQ(out.ghost_cells, expected_cells) << where;
+              ++cases;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 100);
+}
+
+TEST(Exchange, CheckFindsACorruptedGhostCell) {
+  const Comm comm(MPI_COMM_WORLD);
+  const ProcGrid grid = auto_grid(comm.size());
+  const RankPlan plan = make_rank_plan(grid, 8, 1, {true, true, true}, comm.rank());
+  HostExchanger ex(comm, plan, Transport::direct, SelfMode::copy);
+  fill_field(ex.exec(), ex.field(), ex.plan());
+  ex.exchange();
+  const int victim = comm.size() - 1;
+  if (comm.rank() == victim) ex.field()(0, 1, 1) = 12345.0;  // low x ghost of the +x message
+  const CheckOutcome out = verify_field(ex.field(), ex.plan());
+  const Verdict v = agree(comm, !out.failure, out.failure.value_or(""), 1);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.rank, victim);
+  EXPECT_NE(v.message.find(fmt::format("rank {} face -x ghost", victim)), std::string::npos) << v.message;
+  EXPECT_NE(v.message.find("cell (0,1,1)"), std::string::npos) << v.message;
+  EXPECT_NE(v.message.find("found 12345"), std::string::npos) << v.message;
+  // An owned cell changed is found too. Every rank exchanges; one corrupts.
+  fill_field(ex.exec(), ex.field(), ex.plan());
+  ex.exchange();
+  if (comm.rank() == victim) ex.field()(1, 1, 1) = -7.0;
+  const CheckOutcome owned = verify_field(ex.field(), ex.plan());
+  EXPECT_EQ(owned.failure.has_value(), comm.rank() == victim);
+  if (owned.failure) EXPECT_NE(owned.failure->find("owned"), std::string::npos) << *owned.failure;
+}
+
+TEST(Reduce, MaxTimeMaxMinBytesMaxCounts) {
+  const Comm comm(MPI_COMM_WORLD);
+  const int r = comm.rank();
+  const int p = comm.size();
+  const RankFigures mine{1e-6 * (r + 1), 100u * static_cast<unsigned>(r + 1), r, 2 * r, r % 2};
+  const Row row = reduce_row(comm, 42, mine);
+  EXPECT_EQ(row.n, 42);
+  EXPECT_DOUBLE_EQ(row.seconds, 1e-6 * p);
+  EXPECT_EQ(row.send_max, 100u * static_cast<unsigned>(p));
+  EXPECT_EQ(row.send_min, 100u);
+  EXPECT_EQ(row.remote_faces, p - 1);
+  EXPECT_EQ(row.self_faces, 2 * (p - 1));
+  EXPECT_EQ(row.offnode_faces, p > 1 ? 1 : 0);
+}
+
+TEST(Agree, LowestFailingRankSpeaksForAll) {
+  const Comm comm(MPI_COMM_WORLD);
+  EXPECT_TRUE(agree(comm, true, "never shown").ok);
+  const int last = comm.size() - 1;
+  const Verdict v = agree(comm, comm.rank() != last, fmt::format("rank {} failed", comm.rank()), 7);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.code, 7);
+  EXPECT_EQ(v.rank, last);
+  EXPECT_EQ(v.message, fmt::format("rank {} failed", last));
+  const Verdict all = agree(comm, false, fmt::format("rank {}", comm.rank()), 2);
+  EXPECT_EQ(all.rank, 0);
+  EXPECT_EQ(all.message, "rank 0");
+}
+
+TEST(Mpi, HostNamesAndNodeRank) {
+  const Comm comm(MPI_COMM_WORLD);
+  const auto hosts = gather_hostnames(comm);
+  ASSERT_EQ(static_cast<int>(hosts.size()), comm.size());
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  EXPECT_EQ(hosts[static_cast<std::size_t>(comm.rank())], std::string(name, static_cast<std::size_t>(len)));
+  const NodeRank nr = node_rank(comm);
+  EXPECT_GE(nr.local_rank, 0);
+  EXPECT_LT(nr.local_rank, nr.local_size);
+  EXPECT_FALSE(mpi_library_version().empty());
+}
+
+TEST(Mpi, ErrorsAreNamed) {
+  try {
+    check_mpi(MPI_ERR_RANK, "MPI_Isend", 3);
+    FAIL() << "no throw";
+  } catch (const MpiError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("MPI_Isend failed (peer rank 3)"), std::string::npos) << what;
+  }
+}
+
+TEST(Clock, CallsWarmupPlusIters) {
+  const Comm comm(MPI_COMM_WORLD);
+  int calls = 0;
+  const double s = time_exchanges(comm, 3, 5, [&calls] { ++calls; });
+  EXPECT_EQ(calls, 8);
+  EXPECT_GE(s, 0.0);
+}

@@ -1,0 +1,191 @@
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "halobw/options.hpp"
+
+using namespace halobw;
+
+namespace {
+
+const std::vector<Backend> kHostOnly{Backend::host};
+
+ParseResult parse(std::vector<std::string> args, std::map<std::string, std::string> env = {},
+                  const std::vector<Backend>& backends = kHostOnly) {
+  auto lookup = [env](const std::string& name) -> std::optional<std::string> {
+    auto it = env.find(name);
+    if (it == env.end()) return std::nullopt;
+    return it->second;
+  };
+  return parse_options(args, lookup, backends, "halo-bandwidth test");
+}
+
+void expect_error(std::vector<std::string> args, const std::string& fragment,
+                  std::map<std::string, std::string> env = {}) {
+  const ParseResult r = parse(args, env);
+  EXPECT_EQ(r.action, ParseResult::Action::error) << ::testing::PrintToString(args);
+  EXPECT_NE(r.text.find(fragment), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find('\n'), std::string::npos) << "one line: " << r.text;
+}
+
+}  // namespace
+
+TEST(Options, Defaults) {
+  const ParseResult r = parse({});
+  ASSERT_EQ(r.action, ParseResult::Action::run);
+  const Options& o = r.options;
+  EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{64, 128, 256}));
+  EXPECT_EQ(o.directions(), "x");
+  EXPECT_EQ(o.halo, 1);
+  EXPECT_EQ(o.iters, 50);
+  EXPECT_EQ(o.warmup, 5);
+  EXPECT_FALSE(o.grid.has_value());
+  EXPECT_EQ(o.grid_source, GridSource::automatic);
+  EXPECT_EQ(o.pack, PackMode::datatype);
+  EXPECT_EQ(o.self, SelfMode::copy);
+  EXPECT_EQ(o.backend, Backend::host);
+  EXPECT_FALSE(o.check);
+}
+
+TEST(Options, EveryFlag) {
+  const ParseResult r = parse({"--sizes", "16,32", "--axis", "z", "--halo", "2", "--iters", "7",
+                               "--warmup", "0", "--grid", "1,1,2", "--pack", "kernel", "--self",
+                               "mpi", "--check"});
+  ASSERT_EQ(r.action, ParseResult::Action::run) << r.text;
+  const Options& o = r.options;
+  EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{16, 32}));
+  EXPECT_EQ(o.axes, (AxisSet{false, false, true}));
+  EXPECT_EQ(o.directions(), "z");
+  EXPECT_EQ(o.halo, 2);
+  EXPECT_EQ(o.iters, 7);
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(*o.grid, (Dims3{1, 1, 2}));
+  EXPECT_EQ(o.grid_source, GridSource::flag);
+  EXPECT_EQ(o.pack, PackMode::kernel);
+  EXPECT_EQ(o.self, SelfMode::mpi);
+  EXPECT_TRUE(o.check);
+  const ParseResult all = parse({"--faces", "--sizes=8"});
+  EXPECT_EQ(all.options.directions(), "all");
+  EXPECT_EQ(all.options.axes, (AxisSet{true, true, true}));
+  EXPECT_EQ(parse({"--axis", "y"}).options.directions(), "y");
+}
+
+TEST(Options, GridFromEnvironmentAndFlagWins) {
+  const ParseResult env = parse({}, {{"OPENPFC_FD_PROC_GRID", "2,1,1"}});
+  ASSERT_EQ(env.action, ParseResult::Action::run);
+  EXPECT_EQ(*env.options.grid, (Dims3{2, 1, 1}));
+  EXPECT_EQ(env.options.grid_source, GridSource::environment);
+  const ParseResult flag = parse({"--grid", "1,2,1"}, {{"OPENPFC_FD_PROC_GRID", "2,1,1"}});
+  EXPECT_EQ(*flag.options.grid, (Dims3{1, 2, 1}));
+  EXPECT_EQ(flag.options.grid_source, GridSource::flag);
+  // The flag wins even over a malformed variable.
+  EXPECT_EQ(parse({"--grid", "1,1,1"}, {{"OPENPFC_FD_PROC_GRID", "junk"}}).action,
+            ParseResult::Action::run);
+}
+
+TEST(Options, BadSizes) {
+  expect_error({"--sizes", "0"}, "--sizes");
+  expect_error({"--sizes", "-4"}, "--sizes");
+  expect_error({"--sizes", "abc"}, "'abc'");
+  expect_error({"--sizes", "1e3"}, "'1e3'");
+  expect_error({"--sizes", "64,,128"}, "--sizes");
+  expect_error({"--sizes", "12.5"}, "'12.5'");
+  expect_error({"--sizes", "+8"}, "--sizes");
+  expect_error({"--sizes", "99999999999999999999"}, "--sizes");
+  expect_error({"--sizes", "4294967296"}, "--sizes");
+}
+
+TEST(Options, BadCountsAndFlags) {
+  expect_error({"--iters", "0"}, "--iters");
+  expect_error({"--iters", "-3"}, "--iters");
+  expect_error({"--warmup", "-1"}, "--warmup");
+  expect_error({"--halo", "0"}, "--halo");
+  expect_error({"--halo", "x"}, "--halo");
+  expect_error({"--axis", "w"}, "--axis");
+  expect_error({"--axis", "z", "--faces"}, "excludes");
+  expect_error({"--pack", "fast"}, "--pack");
+  expect_error({"--self", "none"}, "--self");
+  expect_error({"--frobnicate"}, "--frobnicate");
+  expect_error({"--cuda", "--hip"}, "excludes");
+}
+
+TEST(Options, BadGrid) {
+  expect_error({"--grid", "2,1"}, "GX,GY,GZ");
+  expect_error({"--grid", "2,0,1"}, "GX,GY,GZ");
+  expect_error({"--grid", "a,b,c"}, "GX,GY,GZ");
+  expect_error({"--grid", "2,1,1,1"}, "GX,GY,GZ");
+  expect_error({}, "OPENPFC_FD_PROC_GRID", {{"OPENPFC_FD_PROC_GRID", "2x1x1"}});
+  expect_error({}, "OPENPFC_FD_PROC_GRID", {{"OPENPFC_FD_PROC_GRID", "1,-1,2"}});
+}
+
+TEST(Options, BackendsOfThisBuild) {
+  expect_error({"--backend", "cuda"}, "not in this build; it has: host");
+  expect_error({"--cuda"}, "backend cuda");
+  expect_error({"--hip"}, "backend hip");
+  expect_error({"--backend", "sycl"}, "--backend");
+  const ParseResult cuda = parse({"--cuda"}, {}, {Backend::host, Backend::cuda});
+  ASSERT_EQ(cuda.action, ParseResult::Action::run);
+  EXPECT_EQ(cuda.options.backend, Backend::cuda);
+  EXPECT_EQ(cuda.options.pack, PackMode::kernel);  // device default
+  EXPECT_EQ(parse({"--backend", "host"}, {}, {Backend::host, Backend::hip}).options.backend,
+            Backend::host);
+}
+
+TEST(Options, GpuAwareFlagAndEnvironment) {
+  EXPECT_EQ(parse({}).options.gpu_aware, GpuAwareMode::automatic);
+  const ParseResult env = parse({}, {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "0"}});
+  EXPECT_EQ(env.options.gpu_aware, GpuAwareMode::off);
+  EXPECT_EQ(env.options.gpu_aware_source, "OPENPFC_ASSUME_GPU_AWARE_MPI");
+  const ParseResult flag = parse({"--gpu-aware", "on"}, {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "0"}});
+  EXPECT_EQ(flag.options.gpu_aware, GpuAwareMode::on);
+  EXPECT_EQ(flag.options.gpu_aware_source, "--gpu-aware");
+  expect_error({}, "OPENPFC_ASSUME_GPU_AWARE_MPI", {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "yes"}});
+  expect_error({"--gpu-aware", "off"}, "--pack kernel");
+}
+
+TEST(Options, HelpAndVersion) {
+  const ParseResult help = parse({"--help"});
+  EXPECT_EQ(help.action, ParseResult::Action::exit_ok);
+  for (const char* flag : {"--sizes", "--axis", "--faces", "--halo", "--iters", "--warmup", "--grid",
+                           "--pack", "--self", "--check", "--backend", "--cuda", "--hip",
+                           "--gpu-aware", "--version", "OPENPFC_FD_PROC_GRID", "Example"}) {
+    EXPECT_NE(help.text.find(flag), std::string::npos) << flag;
+  }
+  const ParseResult version = parse({"--version"});
+  EXPECT_EQ(version.action, ParseResult::Action::exit_ok);
+  EXPECT_EQ(version.text, "halo-bandwidth test\n");
+}
+
+TEST(Layout, GridMustMatchRanks) {
+  Options o;
+  o.grid = Dims3{2, 2, 1};
+  o.grid_source = GridSource::flag;
+  const auto e = validate_layout(o, 2);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("has 4 ranks, but the job has 2"), std::string::npos) << *e;
+  EXPECT_FALSE(validate_layout(o, 4));
+}
+
+TEST(Layout, LocalExtentAtLeastHalo) {
+  Options o;
+  o.sizes = {64, 3};
+  o.halo = 2;
+  const auto e = validate_layout(o, 2);  // 1x1x2: 3 / 2 = 1 < 2 along z
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("N=3"), std::string::npos) << *e;
+  EXPECT_NE(e->find("along z"), std::string::npos) << *e;
+  o.sizes = {1};
+  o.halo = 1;
+  EXPECT_TRUE(validate_layout(o, 2));  // an extent of zero
+  o.sizes = {4};
+  EXPECT_FALSE(validate_layout(o, 2));
+  EXPECT_EQ(choose_grid(o, 8).dims(), (Dims3{2, 2, 2}));
+}
+
+TEST(Layout, FaceMustFitOneMessage) {
+  Options o;
+  o.sizes = {70000};
+  const auto e = validate_layout(o, 1);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("beyond one MPI message"), std::string::npos) << *e;
+}
