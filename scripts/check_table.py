@@ -17,6 +17,9 @@ import sys
 
 COLUMNS = ["N", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps",
            "RemoteFaces", "SelfFaces", "OffNodeFaces"]
+# Optional groups, in this order after the standard columns.
+OPTIONAL = [["Send_min_B"], ["Min_us", "Max_us"],
+            ["Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff"], ["Copy_GBps", "Peer_GBps"]]
 
 
 def blocks(n, g):
@@ -109,6 +112,30 @@ def check_rate(send, t, uni, duplex, where, errors):
         errors.append(f"{where}: Duplex_GBps {duplex} is not 2 x Uni_GBps {uni}")
 
 
+def check_optional(row, where, errors):
+    """The optional columns against the standard ones, to their printed precision."""
+    send, t = int(row["Send_B"]), float(row["Time_us"])
+    if "Min_us" in row and not float(row["Min_us"]) <= t <= float(row["Max_us"]):
+        errors.append(f"{where}: Time_us {t} is not between Min_us and Max_us")
+    if "Xfer_us" in row:
+        xfer = float(row["Xfer_us"])
+        if send == 0:
+            if row["Eff"] != "n/a":
+                errors.append(f"{where}: Eff {row['Eff']} with nothing remote sent")
+        else:
+            lo = send / (xfer + 0.05) / 1e3 - 0.0005
+            hi = (send / (xfer - 0.05) / 1e3 if xfer > 0.05 else float("inf")) + 0.0005
+            if not lo <= float(row["Xfer_GBps"]) <= hi:
+                errors.append(f"{where}: Xfer_GBps {row['Xfer_GBps']} is not Send_B / Xfer_us")
+            eff = float(row["Eff"])
+            want_lo = (xfer - 0.05) / (t + 0.05) - 0.005
+            want_hi = (xfer + 0.05) / max(t - 0.05, 1e-9) + 0.005
+            if not want_lo <= eff <= want_hi:
+                errors.append(f"{where}: Eff {eff} is not Uni_GBps / Xfer_GBps = Xfer_us / Time_us")
+    if "Copy_GBps" in row and send > 0 and not float(row["Copy_GBps"]) > 0:
+        errors.append(f"{where}: Copy_GBps {row['Copy_GBps']} with Send_B {send}")
+
+
 def check(text):
     """Returns (rows checked, list of problems)."""
     lines = text.splitlines()
@@ -132,11 +159,14 @@ def check(text):
     if hosts is not None and len(set(hosts)) != h["nodes"]:
         errors.append(f"nodes {h['nodes']} but rank_host names {len(set(hosts))} hosts")
     cols = h["columns"]
-    with_min = cols == COLUMNS + ["Send_min_B"]
-    if cols[:len(COLUMNS)] != COLUMNS or len(cols) not in (len(COLUMNS), len(COLUMNS) + 1) or \
-            (len(cols) > len(COLUMNS) and not with_min):
+    rest = cols[len(COLUMNS):]
+    for group in OPTIONAL:
+        if rest[:len(group)] == group:
+            rest = rest[len(group):]
+    if cols[:len(COLUMNS)] != COLUMNS or rest:
         errors.append(f"unexpected columns {cols}")
         return 0, errors
+    with_min = "Send_min_B" in cols
     rows = 0
     for line in lines:
         m = re.match(r"# check N=(\d+) passed (\d+) ghost cells", line)
@@ -171,6 +201,7 @@ def check(text):
                 row["Duplex_GBps"] != f"{float(row['Duplex_GBps']):.3f}":
             errors.append(f"{where}: Time_us needs 1 decimal and the rates 3")
         check_rate(int(row["Send_B"]), t, float(row["Uni_GBps"]), float(row["Duplex_GBps"]), where, errors)
+        check_optional(row, where, errors)
         rows += 1
     if with_min and rows and all(
             min(f[0] for f in rank_figures(int(l.split()[0]), grid, halo, axes, hosts)) ==

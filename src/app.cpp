@@ -43,10 +43,10 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
   std::int64_t worst_device_n = 0;
   for (const std::int64_t n : opt.sizes) {
     const RankPlan plan = make_rank_plan(grid, n, opt.halo, opt.axes, comm.rank());
-    const MemoryNeed need = memory_need(plan, transport, opt.self);
+    const MemoryNeed need = memory_need(plan, transport, opt.self, opt.breakdown, opt.limit);
     const bool host = opt.backend == Backend::host;
-    const std::uint64_t on_host = need.staging + (host ? need.field + need.buffers : 0);
-    const std::uint64_t on_device = host ? 0 : need.field + need.buffers;
+    const std::uint64_t on_host = need.staging + (host ? need.in_field_space() : 0);
+    const std::uint64_t on_device = host ? 0 : need.in_field_space();
     if (on_host > worst_host) worst_host = on_host, worst_host_n = n;
     if (on_device > worst_device) worst_device = on_device, worst_device_n = n;
   }
@@ -90,7 +90,7 @@ std::string cut_hint(const ProcGrid& grid) {
 
 HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& grid,
                        const std::vector<std::string>& hosts, const DeviceChoice& dev,
-                       const TransportChoice& tc, const GpuAwareness& aware, bool send_min_column,
+                       const TransportChoice& tc, const GpuAwareness& aware, const Columns& columns,
                        const EnvLookup& env) {
   HeaderInfo h;
   h.version = HALOBW_VERSION;
@@ -109,6 +109,7 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   h.gpu_aware = tc.gpu_aware;
   h.contiguous = packs(tc.transport);
   h.transport = to_string(tc.transport);
+  h.schedule = packs(tc.transport) ? to_string(opt.schedule) : "-";
   h.rank_device.resize(static_cast<std::size_t>(comm.size()));
   check_mpi(MPI_Allgather(&dev.device_id, 1, MPI_INT, h.rank_device.data(), 1, MPI_INT, comm.get()),
             "MPI_Allgather");
@@ -124,8 +125,28 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
     h.notes.push_back(fmt::format("no selected face crosses a rank boundary on grid {}: Send_B is 0; {}",
                                   grid.str(), cut_hint(grid)));
   }
-  if (send_min_column) {
+  if (columns.send_min) {
     h.notes.push_back("ranks send different amounts at some sizes: Send_min_B is the least sender's bytes");
+  }
+  if (columns.min_max) {
+    h.notes.push_back(fmt::format("Time_us is the median of {} timed blocks, Min_us and Max_us the fastest "
+                                  "and the slowest (each the slowest rank's)",
+                                  opt.repeats));
+  }
+  if (columns.breakdown) {
+    h.notes.push_back("breakdown, each timed alone with the same clock: Pack_us packs every message face; "
+                      "Xfer_us is MPI alone on packed contiguous buffers (receives, sends, wait); Stage_us the "
+                      "device-host copies of the staged transport; Unpack_us unpacks, self copies included");
+    h.notes.push_back("Xfer_GBps = Send_B / Xfer_us / 1e3; Eff = Uni_GBps / Xfer_GBps");
+  }
+  if (columns.limit) {
+    h.notes.push_back(std::string("Copy_GBps = Send_B / time of a contiguous copy of Send_B bytes within each "
+                                  "rank's memory (") +
+                      (opt.backend == Backend::host ? "memcpy in host memory" : "device-to-device copy") + ")");
+    h.notes.push_back(opt.backend == Backend::host
+                          ? "Peer_GBps = direct copy between the GPUs of a neighbouring pair: n/a on the host backend"
+                          : "Peer_GBps = direct copy between the GPUs of a neighbouring pair: n/a, not measured by this "
+                            "version (it needs IPC handles between processes)");
   }
   return h;
 }
@@ -170,12 +191,15 @@ int run_app(const Comm& comm, const std::vector<std::string>& args) {
   setup.transport = tc.transport;
   for (const std::int64_t n : opt.sizes) {
     const SendRange r = send_range(grid, n, opt.halo, opt.axes);
-    setup.send_min_column = setup.send_min_column || r.min != r.max;
+    setup.columns.send_min = setup.columns.send_min || r.min != r.max;
   }
-  const HeaderInfo header = make_header(comm, opt, grid, hosts, dev, tc, aware, setup.send_min_column, env);
+  setup.columns.min_max = opt.repeats > 1;
+  setup.columns.breakdown = opt.breakdown;
+  setup.columns.limit = opt.limit;
+  const HeaderInfo header = make_header(comm, opt, grid, hosts, dev, tc, aware, setup.columns, env);
   if (comm.rank() == 0) {
     std::fputs(format_header(header).c_str(), stdout);
-    std::fputs(format_columns(setup.send_min_column).c_str(), stdout);
+    std::fputs(format_columns(setup.columns).c_str(), stdout);
     std::fflush(stdout);
   }
   return run_benchmark(comm, setup);

@@ -5,12 +5,13 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
 
 #include "halobw/check.hpp"
 #include "halobw/clock.hpp"
 #include "halobw/exchanger.hpp"
 #include "halobw/faces.hpp"
-#include "halobw/report.hpp"
+#include "halobw/limits.hpp"
 
 namespace halobw {
 
@@ -22,22 +23,43 @@ void print(const Comm& comm, std::FILE* f, const std::string& text) {
   std::fflush(f);
 }
 
+// Each phase with the same clock as the exchange, slowest rank.
+template <class Ex>
+Phases time_phases(const Comm& comm, const Options& opt, Ex& ex) {
+  auto timed = [&](auto&& work) { return reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, work)); };
+  // A phase the transport does not have is 0, not the cost of an empty timed loop.
+  const Transport t = ex.config().transport;
+  Phases p;
+  if (packs(t)) p.pack = timed([&ex] { ex.pack_faces(); });
+  if (t == Transport::staged) {
+    p.stage = timed([&ex] {
+      ex.stage_out();
+      ex.stage_in();
+    });
+  }
+  p.xfer = timed([&ex] { ex.transfer(); });
+  p.unpack = timed([&ex] { ex.unpack_faces(); });
+  return p;
+}
+
 template <class ExecSpace, class MemSpace>
 int run_sizes(const Comm& comm, const RunSetup& s) {
   const Options& opt = *s.options;
   using Ex = Exchanger<ExecSpace, MemSpace>;
+  const ExchangerConfig config{s.transport, opt.self, opt.schedule, opt.breakdown};
   for (const std::int64_t n : opt.sizes) {
     RankPlan plan = make_rank_plan(s.grid, n, opt.halo, opt.axes, comm.rank(), s.hosts);
-    const RankFigures figures{0.0, plan.remote_bytes, plan.remote_faces, plan.self_faces,
-                              plan.offnode_faces};
+    RankFigures mine{{}, plan.remote_bytes, plan.remote_faces, plan.self_faces, plan.offnode_faces};
     std::unique_ptr<Ex> ex;
+    std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
     std::string error;
     try {
-      ex = std::make_unique<Ex>(comm, std::move(plan), s.transport, opt.self);
+      ex = std::make_unique<Ex>(comm, std::move(plan), config);
+      if (opt.limit) copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(mine.remote_bytes);
     } catch (const std::exception& e) {
       error = e.what();
     }
-    Verdict v = agree(comm, ex != nullptr,
+    Verdict v = agree(comm, error.empty(),
                       fmt::format("N={}: rank {} could not set up the exchange: {}", n, comm.rank(), error), 3);
     if (!v.ok) {
       print(comm, s.err, "halo-bandwidth: error: " + v.message + "\n");
@@ -57,10 +79,14 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
       check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
       print(comm, s.out, fmt::format("# check N={} passed {} ghost cells\n", n, total));
     }
-    RankFigures mine = figures;
-    mine.seconds = time_exchanges(comm, opt.warmup, opt.iters, [&ex] { ex->exchange(); });
-    const Row row = reduce_row(comm, n, mine);
-    print(comm, s.out, format_row(row, s.send_min_column));
+    mine.seconds = time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&ex] { ex->exchange(); });
+    Row row = reduce_row(comm, n, mine);
+    if (opt.breakdown) row.phases = time_phases(comm, opt, *ex);
+    if (opt.limit) {
+      const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&copy] { copy->copy(); }));
+      if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
+    }
+    print(comm, s.out, format_row(row, s.columns));
   }
   return 0;
 }

@@ -7,7 +7,8 @@
 
 namespace halobw {
 
-MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self) {
+MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self, bool breakdown,
+                       bool limit) {
   MemoryNeed need;
   need.field = static_cast<std::uint64_t>(plan.padded[0]) * static_cast<std::uint64_t>(plan.padded[1]) *
                static_cast<std::uint64_t>(plan.padded[2]) * sizeof(double);
@@ -15,8 +16,9 @@ MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self)
   for (const Face& f : plan.faces) {
     if (!(f.self && self == SelfMode::copy)) message_bytes += f.bytes;
   }
-  if (packs(transport)) need.buffers = 2 * message_bytes;
+  if (packs(transport) || breakdown) need.buffers = 2 * message_bytes;
   if (transport == Transport::staged) need.staging = 2 * message_bytes;
+  if (limit) need.limit = 2 * plan.remote_bytes;
   return need;
 }
 

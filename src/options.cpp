@@ -183,6 +183,21 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
                  "MPI on device buffers (on) or staged through host memory (off); default auto")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->type_name("auto|on|off");
+  std::string schedule, repeats;
+  app.add_option("--schedule", schedule,
+                 "packed faces: pipelined (send each as packed, unpack each as it lands; default) "
+                 "or bulk (pack all, send all, wait all, unpack all)")
+      ->check(CLI::IsMember({"bulk", "pipelined"}))
+      ->type_name("bulk|pipelined");
+  app.add_flag("--breakdown", o.breakdown,
+               "also time Pack_us, Xfer_us (MPI alone on packed buffers), Stage_us, Unpack_us; "
+               "adds Xfer_GBps and Eff = Uni_GBps / Xfer_GBps");
+  app.add_flag("--limit", o.limit,
+               "also measure Copy_GBps (contiguous copy of Send_B bytes where the field lives) and "
+               "Peer_GBps (direct copy between neighbouring GPUs)");
+  app.add_option("--repeats", repeats, "timed blocks per size (default 1); Time_us is the median, "
+                                       "Min_us and Max_us are added when R > 1")
+      ->type_name("R");
   app.set_version_flag("--version", version_text);
 
   std::vector<const char*> argv{"halo-bandwidth"};
@@ -231,6 +246,12 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
     if (!v) return fail(error);
     o.warmup = *v;
   }
+  if (!repeats.empty()) {
+    auto v = parse_count("--repeats", repeats, 1, error);
+    if (!v) return fail(error);
+    o.repeats = *v;
+  }
+  if (!schedule.empty()) o.schedule = schedule == "bulk" ? Schedule::bulk : Schedule::pipelined;
   if (!grid.empty()) {
     o.grid = parse_grid(grid, error);
     if (!o.grid) return fail("--grid: " + error);

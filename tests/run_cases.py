@@ -105,6 +105,44 @@ def transports(r):
                 rows=1, expect=["self mpi", "transport direct"])
 
 
+def phases(r):
+    """--breakdown, --limit, --repeats: columns present and consistent, standard columns unchanged."""
+    for ranks, flags in ((1, ["--faces"]), (2, ["--axis", "z"]), (4, ["--faces"])):
+        for pack in (["--pack", "datatype"], ["--pack", "kernel"], ["--pack", "kernel", "--gpu-aware", "off"]):
+            base = flags + pack + ["--sizes", "24,32", "--iters", "20", "--warmup", "2"]
+            out = r.table(ranks, base + ["--breakdown", "--limit", "--repeats", "3", "--check"], rows=2,
+                          expect=["Min_us Max_us Pack_us Xfer_us Stage_us Unpack_us Xfer_GBps Eff Copy_GBps Peer_GBps",
+                                  "Peer_GBps = direct copy"])
+            if not out:
+                continue
+            plain = r.table(ranks, base, rows=2)
+            cols = [l for l in out.splitlines() if l.startswith("# N ")][0][2:].split()
+            for line in [l for l in out.splitlines() if l and not l.startswith("#")]:
+                row = dict(zip(cols, line.split()))
+                what = f"-n {ranks} {' '.join(base)}: row {line}"
+                t = float(row["Time_us"])
+                total = float(row["Pack_us"]) + float(row["Xfer_us"]) + float(row["Stage_us"]) + float(row["Unpack_us"])
+                # Each phase is timed alone; their sum may differ from the whole
+                # exchange, but not by more than a sane factor.
+                if not (total <= 20 * t + 5 and t <= 20 * total + 5):
+                    r.fail(what, f"phases add to {total} us against Time_us {t}")
+                if int(row["Send_B"]) > 0:
+                    eff = float(row["Eff"])
+                    if not (0 < eff <= 1.5 * 20):  # loose: timings on a loaded 2-core machine
+                        r.fail(what, f"Eff {eff}")
+                    if not float(row["Copy_GBps"]) > 0:
+                        r.fail(what, "Copy_GBps not positive")
+                if "kernel" not in pack and float(row["Pack_us"]) != 0.0:
+                    r.fail(what, "Pack_us must be 0 on the datatype path")
+                if "off" not in pack and float(row["Stage_us"]) > 1.0:
+                    r.fail(what, "Stage_us must be ~0 without staging")
+            # The standard columns mean the same with and without the new flags.
+            if plain:
+                std = lambda text: [l.split()[:2] + l.split()[5:8] for l in text.splitlines() if l and not l.startswith("#")]
+                if std(out) != std(plain):
+                    r.fail(f"-n {ranks} {' '.join(base)}", "Send_B and face counts changed with --breakdown")
+
+
 def bad_input(r):
     for ranks in (1, 2):
         r.rejected(ranks, ["--sizes", "0"], "--sizes")
@@ -122,6 +160,8 @@ def bad_input(r):
         r.rejected(ranks, ["--hip"], "not in this build")
         r.rejected(ranks, [], "OPENPFC_FD_PROC_GRID", {"OPENPFC_FD_PROC_GRID": "1;1;2"})
         r.rejected(ranks, ["--sizes", "20000", "--axis", "z"], "GiB")
+        r.rejected(ranks, ["--repeats", "0"], "--repeats")
+        r.rejected(ranks, ["--schedule", "eager"], "--schedule")
     r.rejected(2, ["--sizes", "1"], "below the halo width")
     r.rejected(2, ["--sizes", "5", "--halo", "3", "--axis", "z"], "below the halo width")
 
@@ -131,7 +171,7 @@ def main():
     ap.add_argument("--exe", required=True)
     ap.add_argument("--mpiexec", default="mpiexec")
     ap.add_argument("--checker", required=True)
-    ap.add_argument("suite", choices=["seed", "uneven", "transports", "bad_input"])
+    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "bad_input"])
     args = ap.parse_args()
     r = Runner(args)
     globals()[args.suite](r)

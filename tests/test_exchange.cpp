@@ -47,20 +47,24 @@ TEST(Exchange, EveryGhostCellOnEveryTransport) {
           if (validate_layout(o, comm.size())) continue;  // a local extent below h
           for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
             for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
+             for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {
+              if (t == Transport::datatype && sched == Schedule::bulk) continue;  // no schedule there
               const RankPlan plan = make_rank_plan(grid, n, h, axes, comm.rank());
-              HostExchanger ex(comm, plan, t, self);
+              HostExchanger ex(comm, plan, ExchangerConfig{t, self, sched, false});
               fill_field(ex.exec(), ex.field(), ex.plan());
               ex.exchange();
               ex.exchange();  // requests and buffers are reused
               const CheckOutcome out = verify_field(ex.field(), ex.plan());
               std::uint64_t expected_cells = 0;
               for (const Face& f : plan.faces) expected_cells += static_cast<std::uint64_t>(f.recv_box.cells());
-              const std::string where = fmt::format("grid {} dirs {} h {} N {} transport {} self {}",
-                                                    grid.str(), name, h, n, to_string(t), to_string(self));
+              const std::string where = fmt::format("grid {} dirs {} h {} N {} transport {} self {} schedule {}",
+                                                    grid.str(), name, h, n, to_string(t), to_string(self),
+                                                    to_string(sched));
               const Verdict v = agree(comm, !out.failure, out.failure.value_or("") + " [" + where + "]");
               EXPECT_TRUE(v.ok) << v.message;
               EXPECT_EQ(out.ghost_cells, expected_cells) << where;
               ++cases;
+             }
             }
           }
         }
@@ -74,7 +78,7 @@ TEST(Exchange, CheckFindsACorruptedGhostCell) {
   const Comm comm(MPI_COMM_WORLD);
   const ProcGrid grid = auto_grid(comm.size());
   const RankPlan plan = make_rank_plan(grid, 8, 1, {true, true, true}, comm.rank());
-  HostExchanger ex(comm, plan, Transport::direct, SelfMode::copy);
+  HostExchanger ex(comm, plan, ExchangerConfig{Transport::direct, SelfMode::copy, Schedule::pipelined, false});
   fill_field(ex.exec(), ex.field(), ex.plan());
   ex.exchange();
   const int victim = comm.size() - 1;
@@ -99,7 +103,7 @@ TEST(Reduce, MaxTimeMaxMinBytesMaxCounts) {
   const Comm comm(MPI_COMM_WORLD);
   const int r = comm.rank();
   const int p = comm.size();
-  const RankFigures mine{1e-6 * (r + 1), 100u * static_cast<unsigned>(r + 1), r, 2 * r, r % 2};
+  const RankFigures mine{{1e-6 * (r + 1)}, 100u * static_cast<unsigned>(r + 1), r, 2 * r, r % 2};
   const Row row = reduce_row(comm, 42, mine);
   EXPECT_EQ(row.n, 42);
   EXPECT_DOUBLE_EQ(row.seconds, 1e-6 * p);
@@ -108,6 +112,7 @@ TEST(Reduce, MaxTimeMaxMinBytesMaxCounts) {
   EXPECT_EQ(row.remote_faces, p - 1);
   EXPECT_EQ(row.self_faces, 2 * (p - 1));
   EXPECT_EQ(row.offnode_faces, p > 1 ? 1 : 0);
+  EXPECT_FALSE(row.min_seconds.has_value());  // one block: no spread
 }
 
 TEST(Agree, LowestFailingRankSpeaksForAll) {
@@ -151,7 +156,56 @@ TEST(Mpi, ErrorsAreNamed) {
 TEST(Clock, CallsWarmupPlusIters) {
   const Comm comm(MPI_COMM_WORLD);
   int calls = 0;
-  const double s = time_exchanges(comm, 3, 5, [&calls] { ++calls; });
+  const double s = time_calls(comm, 3, 5, [&calls] { ++calls; });
   EXPECT_EQ(calls, 8);
   EXPECT_GE(s, 0.0);
+  calls = 0;
+  const auto blocks = time_blocks(comm, 2, 4, 3, [&calls] { ++calls; });
+  EXPECT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(calls, 2 + 3 * 4);  // one warm-up, three blocks
+}
+
+// The --breakdown phases, run one after another, make a complete exchange:
+// what they time is what the exchange does.
+TEST(Exchange, BreakdownPhasesComposeToAnExchange) {
+  const Comm comm(MPI_COMM_WORLD);
+  const ProcGrid grid = auto_grid(comm.size());
+  for (Transport t : {Transport::direct, Transport::staged}) {
+    for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
+      const RankPlan plan = make_rank_plan(grid, 10, 2, {true, true, true}, comm.rank());
+      HostExchanger ex(comm, plan, ExchangerConfig{t, self, Schedule::pipelined, true});
+      fill_field(ex.exec(), ex.field(), ex.plan());
+      ex.pack_faces();
+      ex.stage_out();
+      ex.transfer();
+      ex.stage_in();
+      ex.unpack_faces();
+      const CheckOutcome out = verify_field(ex.field(), ex.plan());
+      const Verdict v = agree(comm, !out.failure, out.failure.value_or("") + " transport " + to_string(t));
+      EXPECT_TRUE(v.ok) << v.message;
+    }
+  }
+  // The datatype transport with breakdown buffers still exchanges correctly, and
+  // its transfer() moves contiguous buffers without touching the field.
+  const RankPlan plan = make_rank_plan(grid, 10, 1, {false, false, true}, comm.rank());
+  HostExchanger ex(comm, plan, ExchangerConfig{Transport::datatype, SelfMode::copy, Schedule::pipelined, true});
+  fill_field(ex.exec(), ex.field(), ex.plan());
+  ex.transfer();
+  ex.exchange();
+  const CheckOutcome out = verify_field(ex.field(), ex.plan());
+  EXPECT_TRUE(agree(comm, !out.failure, out.failure.value_or("")).ok);
+}
+
+TEST(Reduce, RepeatsGiveMedianMinMaxOfTheSlowestRank) {
+  const Comm comm(MPI_COMM_WORLD);
+  const int r = comm.rank();
+  RankFigures mine;
+  mine.seconds = {1.0 + r, 3.0 + r, 2.0 + r};
+  const Row row = reduce_row(comm, 8, mine);
+  const int last = comm.size() - 1;
+  EXPECT_DOUBLE_EQ(row.seconds, 2.0 + last);
+  ASSERT_TRUE(row.min_seconds && row.max_seconds);
+  EXPECT_DOUBLE_EQ(*row.min_seconds, 1.0 + last);
+  EXPECT_DOUBLE_EQ(*row.max_seconds, 3.0 + last);
+  EXPECT_DOUBLE_EQ(reduce_max(comm, static_cast<double>(r)), static_cast<double>(last));
 }

@@ -64,6 +64,10 @@ TEST(Memory, NeedCountsFieldBuffersAndStaging) {
   EXPECT_EQ(memory_need(p, Transport::direct, SelfMode::mpi).buffers, 2 * all_faces);
   const MemoryNeed staged = memory_need(p, Transport::staged, SelfMode::copy);
   EXPECT_EQ(staged.staging, 2 * z_faces);
+  const MemoryNeed both = memory_need(p, Transport::datatype, SelfMode::copy, true, true);
+  EXPECT_EQ(both.buffers, 2 * z_faces);  // breakdown buffers on the datatype transport
+  EXPECT_EQ(both.limit, 2 * p.remote_bytes);
+  EXPECT_EQ(both.in_field_space(), field + 2 * z_faces + 2 * z_faces);
   EXPECT_TRUE(host_available_bytes().has_value());
   EXPECT_EQ(gib(3ull << 30), "3.0 GiB");
 }

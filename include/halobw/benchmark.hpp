@@ -1,5 +1,5 @@
 // The sweep over sizes on one backend: plan, exchanger, --check, clock,
-// reduce, print one row per size as it finishes.
+// breakdown and limits, reduce, print one row per size as it finishes.
 #pragma once
 
 #include <cstdio>
@@ -9,6 +9,7 @@
 #include "halobw/grid.hpp"
 #include "halobw/mpi.hpp"
 #include "halobw/options.hpp"
+#include "halobw/report.hpp"
 #include "halobw/transport.hpp"
 
 namespace halobw {
@@ -18,7 +19,7 @@ struct RunSetup {
   ProcGrid grid{{1, 1, 1}};
   std::vector<std::string> hosts;  // per rank
   Transport transport = Transport::datatype;
-  bool send_min_column = false;
+  Columns columns;
   std::FILE* out = stdout;  // rank 0's table
   std::FILE* err = stderr;  // rank 0's errors
 };

@@ -1,14 +1,17 @@
 // The exchanger: the only code that moves halo bytes. One class template on
 // the Kokkos execution and memory space serves the host and every device
-// backend; the transport (datatype, direct, staged) is fixed at construction.
+// backend; the transport (datatype, direct, staged) and the schedule (bulk,
+// pipelined) are fixed at construction, never chosen per face in the loop.
 //
 // One exchange: post every receive, pack, send, copy self faces, wait,
 // unpack, fence. Buffers, datatypes and requests are made once, here.
+// The phases are also callable one by one, for --breakdown.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "halobw/faces.hpp"
@@ -44,6 +47,13 @@ struct StagingSpace<Kokkos::Experimental::HIPSpace> {
 #endif
 #endif
 
+struct ExchangerConfig {
+  Transport transport = Transport::datatype;
+  SelfMode self = SelfMode::copy;
+  Schedule schedule = Schedule::pipelined;
+  bool breakdown = false;  // contiguous buffers for transfer() on the datatype transport too
+};
+
 template <class ExecSpace, class MemSpace = typename ExecSpace::memory_space>
 class Exchanger {
  public:
@@ -51,16 +61,15 @@ class Exchanger {
   using Buffer = Kokkos::View<double*, MemSpace>;
   using HostBuffer = Kokkos::View<double*, typename StagingSpace<MemSpace>::type>;
 
-  Exchanger(const Comm& comm, RankPlan plan, Transport transport, SelfMode self,
-            ExecSpace exec = ExecSpace())
-      : comm_(comm), plan_(std::move(plan)), transport_(transport), exec_(exec) {
-    field_ = Field(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::field"),
-                   plan_.padded[0], plan_.padded[1], plan_.padded[2]);
+  Exchanger(const Comm& comm, RankPlan plan, const ExchangerConfig& config, ExecSpace exec = ExecSpace())
+      : comm_(comm), plan_(std::move(plan)), config_(config), exec_(exec) {
+    field_ = Field(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::field"), plan_.padded[0],
+                   plan_.padded[1], plan_.padded[2]);
     Kokkos::deep_copy(field_, 0.0);
     std::size_t offset = 0;
     for (std::size_t f = 0; f < plan_.faces.size(); ++f) {
       const Face& face = plan_.faces[f];
-      if (face.self && self == SelfMode::copy) {
+      if (face.self && config_.self == SelfMode::copy) {
         copies_.push_back(static_cast<int>(f));
         continue;
       }
@@ -69,17 +78,17 @@ class Exchanger {
       m.offset = offset;
       m.count = static_cast<int>(face.cells());
       offset += static_cast<std::size_t>(face.cells());
-      if (transport_ == Transport::datatype) {
+      if (config_.transport == Transport::datatype) {
         m.send_type = subarray(face.send_box);
         m.recv_type = subarray(face.recv_box);
       }
       messages_.push_back(std::move(m));
     }
-    if (packs(transport_)) {
+    if (packs(config_.transport) || config_.breakdown) {
       send_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::send"), offset);
       recv_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::recv"), offset);
     }
-    if (transport_ == Transport::staged) {
+    if (config_.transport == Transport::staged) {
       send_host_ = HostBuffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::send_host"), offset);
       recv_host_ = HostBuffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::recv_host"), offset);
     }
@@ -92,51 +101,65 @@ class Exchanger {
 
   [[nodiscard]] const Field& field() const { return field_; }
   [[nodiscard]] const RankPlan& plan() const { return plan_; }
-  [[nodiscard]] Transport transport() const { return transport_; }
+  [[nodiscard]] const ExchangerConfig& config() const { return config_; }
   [[nodiscard]] const ExecSpace& exec() const { return exec_; }
 
+  // One complete exchange; every ghost layer of the selected faces is filled on return.
   void exchange() {
-    post_receives();
-    pack();
-    post_sends();
-    copy_self();
-    wait();
-    unpack();
-  }
-
-  // The phases of one exchange, in order.
-  void post_receives() {
-    for (std::size_t m = 0; m < messages_.size(); ++m) {
-      const Message& msg = messages_[m];
-      const Face& face = plan_.faces[msg.face];
-      check_mpi(MPI_Irecv(recv_address(msg), count(msg), type(msg, false), face.recv_peer, face.tag,
-                          comm_.get(), &requests_[m]),
-                "MPI_Irecv", face.recv_peer);
+    if (!packs(config_.transport)) {
+      post_receives(false);
+      post_sends(false);
+      copy_self();
+      wait_all();
+    } else if (config_.schedule == Schedule::bulk) {
+      post_receives(true);
+      pack_faces();
+      stage_out();
+      post_sends(true);
+      copy_self();
+      wait_all();
+      stage_in();
+      unpack_messages();
+    } else {
+      pipelined_exchange();
     }
-  }
-
-  // Packs every message face into the send buffer and makes it ready for MPI:
-  // fenced, and copied to host memory on the staged transport.
-  void pack() {
-    if (!packs(transport_)) return;
-    for (const Message& msg : messages_) {
-      const Face& face = plan_.faces[msg.face];
-      copy_box(exec_, buffer_box(send_, msg, face.send_box), field_box(face.send_box),
-               box_extent(face.send_box), "halobw::pack");
-    }
-    if (transport_ == Transport::staged) Kokkos::deep_copy(exec_, send_host_, send_);
     exec_.fence();
   }
 
-  void post_sends() {
-    const std::size_t base = messages_.size();
-    for (std::size_t m = 0; m < messages_.size(); ++m) {
-      const Message& msg = messages_[m];
-      const Face& face = plan_.faces[msg.face];
-      check_mpi(MPI_Isend(send_address(msg), count(msg), type(msg, true), face.send_peer, face.tag,
-                          comm_.get(), &requests_[base + m]),
-                "MPI_Isend", face.send_peer);
-    }
+  // --- The phases, for --breakdown; each is complete (fenced) on return. ---
+
+  // Packs every message face into the contiguous send buffer (nothing on the datatype transport).
+  void pack_faces() {
+    if (!packs(config_.transport)) return;
+    for (const Message& msg : messages_) pack(msg);
+    exec_.fence();
+  }
+
+  // The two host copies of the staged transport (nothing otherwise).
+  void stage_out() {
+    if (config_.transport != Transport::staged) return;
+    Kokkos::deep_copy(exec_, send_host_, send_);
+    exec_.fence();
+  }
+  void stage_in() {
+    if (config_.transport != Transport::staged) return;
+    Kokkos::deep_copy(exec_, recv_, recv_host_);
+    exec_.fence();
+  }
+
+  // MPI alone on packed contiguous buffers of the same sizes and pattern:
+  // receives first, then sends, wait. Needs packing transport or breakdown.
+  void transfer() {
+    post_receives(true);
+    post_sends(true);
+    wait_all();
+  }
+
+  // Unpacks every received face and copies the self faces.
+  void unpack_faces() {
+    if (packs(config_.transport)) unpack_messages();
+    copy_self();
+    exec_.fence();
   }
 
   // Self faces by local copy: owned layers into the opposite ghost layers.
@@ -148,25 +171,6 @@ class Exchanger {
     }
   }
 
-  void wait() {
-    if (requests_.empty()) return;
-    check_mpi(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall");
-  }
-
-  // Received buffers into the ghost layers; fences, so the exchange is complete on return.
-  void unpack() {
-    if (packs(transport_)) {
-      if (transport_ == Transport::staged) Kokkos::deep_copy(exec_, recv_, recv_host_);
-      for (const Message& msg : messages_) {
-        const Face& face = plan_.faces[msg.face];
-        copy_box(exec_, field_box(face.recv_box), buffer_box(recv_, msg, face.recv_box),
-                 box_extent(face.recv_box), "halobw::unpack");
-      }
-    }
-    exec_.fence();
-  }
-
  private:
   struct Message {
     int face = 0;
@@ -175,6 +179,91 @@ class Exchanger {
     Datatype send_type;
     Datatype recv_type;
   };
+
+  // Each face is sent as soon as it is packed (and staged), and unpacked as
+  // soon as it lands, so packing and unpacking overlap the transfers in flight.
+  void pipelined_exchange() {
+    post_receives(true);
+    const std::size_t n = messages_.size();
+    for (std::size_t m = 0; m < n; ++m) {
+      pack(messages_[m]);
+      exec_.fence();
+      if (config_.transport == Transport::staged) {
+        Kokkos::deep_copy(exec_, slice(send_host_, messages_[m]), slice(send_, messages_[m]));
+        exec_.fence();
+      }
+      post_send(m, true);
+    }
+    copy_self();
+    for (std::size_t done = 0; done < n; ++done) {
+      int index = MPI_UNDEFINED;
+      check_mpi(MPI_Waitany(static_cast<int>(n), requests_.data(), &index, MPI_STATUS_IGNORE), "MPI_Waitany");
+      if (index == MPI_UNDEFINED) break;
+      const Message& msg = messages_[static_cast<std::size_t>(index)];
+      if (config_.transport == Transport::staged) {
+        Kokkos::deep_copy(exec_, slice(recv_, msg), slice(recv_host_, msg));
+      }
+      unpack(msg);
+    }
+    wait_all();  // the sends
+  }
+
+  void pack(const Message& msg) {
+    const Face& face = plan_.faces[msg.face];
+    copy_box(exec_, buffer_box(send_, msg, face.send_box), field_box(face.send_box),
+             box_extent(face.send_box), "halobw::pack");
+  }
+
+  void unpack(const Message& msg) {
+    const Face& face = plan_.faces[msg.face];
+    copy_box(exec_, field_box(face.recv_box), buffer_box(recv_, msg, face.recv_box),
+             box_extent(face.recv_box), "halobw::unpack");
+  }
+
+  void unpack_messages() {
+    for (const Message& msg : messages_) unpack(msg);
+  }
+
+  void post_receives(bool contiguous) {
+    for (std::size_t m = 0; m < messages_.size(); ++m) {
+      const Message& msg = messages_[m];
+      const Face& face = plan_.faces[msg.face];
+      void* where = contiguous ? static_cast<void*>(mpi_buffer(recv_, recv_host_) + msg.offset) : field_.data();
+      check_mpi(MPI_Irecv(where, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.recv_type.get(),
+                          face.recv_peer, face.tag, comm_.get(), &requests_[m]),
+                "MPI_Irecv", face.recv_peer);
+    }
+  }
+
+  void post_sends(bool contiguous) {
+    for (std::size_t m = 0; m < messages_.size(); ++m) post_send(m, contiguous);
+  }
+
+  void post_send(std::size_t m, bool contiguous) {
+    const Message& msg = messages_[m];
+    const Face& face = plan_.faces[msg.face];
+    void* what = contiguous ? static_cast<void*>(mpi_buffer(send_, send_host_) + msg.offset) : field_.data();
+    check_mpi(MPI_Isend(what, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.send_type.get(),
+                        face.send_peer, face.tag, comm_.get(), &requests_[messages_.size() + m]),
+              "MPI_Isend", face.send_peer);
+  }
+
+  void wait_all() {
+    if (requests_.empty()) return;
+    check_mpi(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
+              "MPI_Waitall");
+  }
+
+  // Where MPI reads and writes contiguous faces: host copies on the staged
+  // transport, else the buffers in the field's memory.
+  double* mpi_buffer(const Buffer& in_space, const HostBuffer& on_host) const {
+    return config_.transport == Transport::staged ? on_host.data() : in_space.data();
+  }
+
+  template <class View>
+  static auto slice(const View& v, const Message& m) {
+    return Kokkos::subview(v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + static_cast<std::size_t>(m.count)));
+  }
 
   static Index3 box_extent(const Box& b) { return {b.extent(0), b.extent(1), b.extent(2)}; }
 
@@ -207,31 +296,9 @@ class Exchanger {
     return Datatype(t);
   }
 
-  // Where MPI reads and writes: the field itself (datatype), the packed
-  // buffers in the field's memory (direct) or their host copies (staged).
-  void* send_address(const Message& m) const {
-    switch (transport_) {
-      case Transport::datatype: return field_.data();
-      case Transport::direct: return send_.data() + m.offset;
-      default: return send_host_.data() + m.offset;
-    }
-  }
-  void* recv_address(const Message& m) const {
-    switch (transport_) {
-      case Transport::datatype: return field_.data();
-      case Transport::direct: return recv_.data() + m.offset;
-      default: return recv_host_.data() + m.offset;
-    }
-  }
-  int count(const Message& m) const { return transport_ == Transport::datatype ? 1 : m.count; }
-  MPI_Datatype type(const Message& m, bool send) const {
-    if (transport_ != Transport::datatype) return MPI_DOUBLE;
-    return send ? m.send_type.get() : m.recv_type.get();
-  }
-
   const Comm& comm_;
   RankPlan plan_;
-  Transport transport_;
+  ExchangerConfig config_;
   ExecSpace exec_;
   Field field_;
   Buffer send_;

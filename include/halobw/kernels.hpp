@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <cstring>
 
 #include "halobw/box.hpp"
 
@@ -16,6 +17,8 @@ constexpr bool runs_on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::Host
 // A box of `extent` cells in memory: x has stride 1, y stride sy, z stride sz.
 // A face in the padded field has sy = Px, sz = Px*Py; in a packed buffer,
 // sy = ex, sz = ex*ey (x fastest, so a buffer is the face in field order).
+struct PlaneTag {};
+
 struct StridedBox {
   double* ptr = nullptr;
   std::int64_t sy = 0;
@@ -23,43 +26,72 @@ struct StridedBox {
 };
 
 // Index mapping, chosen per kind of execution space:
-// - Device: one thread per cell, the flat index t running x fastest. Threads
-//   t and t+1 touch neighbouring addresses in both the field and the buffer
-//   wherever the face allows: a whole x-run for z and y faces, and the h
-//   layers of an x face, which are the only contiguous cells that face has.
-// - Host: one work item per x-run (a row of ex cells), copied with a plain
-//   inner loop the compiler vectorises like memcpy; no division per cell.
+// - Device (CellCopy): one thread per cell, the flat index t running x
+//   fastest. Threads t and t+1 touch neighbouring addresses in both the field
+//   and the buffer wherever the face allows: a whole x-run for z and y faces,
+//   and the h layers of an x face, which are the only contiguous cells that
+//   face has.
+// - Host (RowCopy): one work item per x-run (a row of ex cells) copied with
+//   memcpy, or, for the short rows of an x face, one work item per plane
+//   walking its rows with no division at all. Host-only code, so it carries
+//   no KOKKOS_FUNCTION mark.
 template <class ExecSpace>
-struct BoxCopy {
+struct CellCopy {
   StridedBox dst;
   StridedBox src;
   std::int64_t ex;
   std::int64_t ey;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
-    if constexpr (runs_on_host<ExecSpace>) {
-      const std::int64_t j = t % ey;
-      const std::int64_t k = t / ey;
-      double* __restrict__ d = dst.ptr + j * dst.sy + k * dst.sz;
-      const double* __restrict__ s = src.ptr + j * src.sy + k * src.sz;
-      for (std::int64_t i = 0; i < ex; ++i) d[i] = s[i];
-    } else {
-      const std::int64_t i = t % ex;
-      const std::int64_t r = t / ex;
-      const std::int64_t j = r % ey;
-      const std::int64_t k = r / ey;
-      dst.ptr[i + j * dst.sy + k * dst.sz] = src.ptr[i + j * src.sy + k * src.sz];
+    const std::int64_t i = t % ex;
+    const std::int64_t r = t / ex;
+    const std::int64_t j = r % ey;
+    const std::int64_t k = r / ey;
+    dst.ptr[i + j * dst.sy + k * dst.sz] = src.ptr[i + j * src.sy + k * src.sz];
+  }
+};
+
+struct RowCopy {
+  StridedBox dst;
+  StridedBox src;
+  std::int64_t ex;
+  std::int64_t ey;
+
+  // Long rows (z and y faces): one item per row, copied by memcpy.
+  void operator()(const std::int64_t t) const {
+    const std::int64_t j = t % ey;
+    const std::int64_t k = t / ey;
+    std::memcpy(dst.ptr + j * dst.sy + k * dst.sz, src.ptr + j * src.sy + k * src.sz,
+                static_cast<std::size_t>(ex) * sizeof(double));
+  }
+  // Short rows (x faces, ex = h): one item per plane k, walking its rows.
+  void operator()(const PlaneTag, const std::int64_t k) const {
+    double* __restrict__ d = dst.ptr + k * dst.sz;
+    const double* __restrict__ s = src.ptr + k * src.sz;
+    for (std::int64_t j = 0; j < ey; ++j) {
+      for (std::int64_t i = 0; i < ex; ++i) d[j * dst.sy + i] = s[j * src.sy + i];
     }
   }
+  static constexpr std::int64_t kShortRow = 8;  // below this a memcpy call costs more than it copies
 };
 
 template <class ExecSpace>
 void copy_box(const ExecSpace& exec, const StridedBox& dst, const StridedBox& src,
               const Index3& extent, const char* label) {
-  const std::int64_t items = runs_on_host<ExecSpace> ? extent[1] * extent[2]
-                                                     : extent[0] * extent[1] * extent[2];
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, items),
-                       BoxCopy<ExecSpace>{dst, src, extent[0], extent[1]});
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  if constexpr (runs_on_host<ExecSpace>) {
+    const RowCopy rows{dst, src, extent[0], extent[1]};
+    if (extent[0] < RowCopy::kShortRow) {
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, PlaneTag, Kokkos::IndexType<std::int64_t>>(
+                                      exec, 0, extent[2]),
+                           rows);
+    } else {
+      Kokkos::parallel_for(label, Policy(exec, 0, extent[1] * extent[2]), rows);
+    }
+  } else {
+    Kokkos::parallel_for(label, Policy(exec, 0, extent[0] * extent[1] * extent[2]),
+                         CellCopy<ExecSpace>{dst, src, extent[0], extent[1]});
+  }
 }
 
 // The value --check expects at global cell (gx, gy, gz) of a cube of side n:

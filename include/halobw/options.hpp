@@ -11,6 +11,7 @@
 
 #include "halobw/faces.hpp"
 #include "halobw/grid.hpp"
+#include "halobw/transport.hpp"
 
 namespace halobw {
 
@@ -40,6 +41,10 @@ struct Options {
   GpuAwareMode gpu_aware = GpuAwareMode::automatic;
   std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
   bool check = false;
+  Schedule schedule = Schedule::pipelined;  // packing transports
+  bool breakdown = false;  // time pack, transfer, staging and unpack separately
+  bool limit = false;      // measure the copy (and peer) limits in the same run
+  int repeats = 1;         // timed blocks per size; Time_us is their median
 
   // "x", "y", "z" or "all".
   [[nodiscard]] std::string directions() const;

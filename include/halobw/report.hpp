@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,39 +29,79 @@ struct HeaderInfo {
   std::string gpu_aware;     // "n/a", "0", "1"
   bool contiguous = false;   // faces travel as packed contiguous buffers
   std::string transport;     // "datatype", "direct", "staged"
+  std::string schedule;      // "bulk", "pipelined"; "-" on the datatype transport
   std::vector<int> rank_device;
   std::vector<std::string> rank_host;
   std::vector<std::string> notes;  // further '#' lines, without the '# '
 };
 
 [[nodiscard]] std::string format_header(const HeaderInfo& h);
-// The column line; `send_min` adds Send_min_B at the end.
-[[nodiscard]] std::string format_columns(bool send_min);
+
+// Which optional columns a table has; fixed before the first row.
+struct Columns {
+  bool send_min = false;   // Send_min_B: sizes that do not split evenly
+  bool min_max = false;    // Min_us Max_us: --repeats > 1
+  bool breakdown = false;  // Pack_us Xfer_us Stage_us Unpack_us Xfer_GBps Eff
+  bool limit = false;      // Copy_GBps Peer_GBps
+};
+
+// The column names in order: the standard eight first, then the optional ones.
+[[nodiscard]] std::vector<std::string> column_names(const Columns& c);
+// The column line: "# N Send_B ...".
+[[nodiscard]] std::string format_columns(const Columns& c);
+
+struct Phases {
+  double pack = 0;    // seconds per exchange, slowest rank
+  double xfer = 0;
+  double stage = 0;
+  double unpack = 0;
+};
 
 // One size, reduced over the ranks.
 struct Row {
   std::int64_t n = 0;
   std::uint64_t send_max = 0;  // Send_B: the most remote bytes any rank sends
   std::uint64_t send_min = 0;  // the least
-  double seconds = 0;          // the slowest rank's time per exchange
+  double seconds = 0;          // the slowest rank's time per exchange (median block)
   int remote_faces = 0;        // max over ranks
   int self_faces = 0;
   int offnode_faces = 0;
+  std::optional<double> min_seconds;  // fastest and slowest block, --repeats > 1
+  std::optional<double> max_seconds;
+  std::optional<Phases> phases;       // --breakdown
+  std::optional<double> copy_gbps;    // --limit
+  std::optional<double> peer_gbps;    // --limit, where it can be measured
 };
 
 // Send_B / time / 1e9, 0 when either is 0.
 [[nodiscard]] double uni_gbps(std::uint64_t bytes, double seconds);
-[[nodiscard]] std::string format_row(const Row& row, bool send_min);
+// Uni_GBps / Xfer_GBps; nullopt when nothing remote was sent.
+[[nodiscard]] std::optional<double> efficiency(const Row& row);
+
+// The row's values as printed, one string per column_names() entry.
+[[nodiscard]] std::vector<std::string> row_fields(const Row& row, const Columns& c);
+[[nodiscard]] std::string format_row(const Row& row, const Columns& c);
 
 // One rank's figures for one size.
 struct RankFigures {
-  double seconds = 0;
+  std::vector<double> seconds;  // per timed block
   std::uint64_t remote_bytes = 0;
   int remote_faces = 0;
   int self_faces = 0;
   int offnode_faces = 0;
 };
-// Max time, max and min send bytes, max of each count. Collective.
+// Per block the slowest rank; Time is the median block, with min and max when
+// there are several. Max and min send bytes, max of each count. Collective.
 [[nodiscard]] Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine);
+// The slowest rank's value. Collective.
+[[nodiscard]] double reduce_max(const Comm& comm, double mine);
+
+// Median (mean of the middle two for an even count), min and max; pure.
+struct Spread {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+};
+[[nodiscard]] Spread spread(std::vector<double> values);
 
 }  // namespace halobw

@@ -21,4 +21,14 @@ enum class Transport {
 
 [[nodiscard]] inline bool packs(Transport t) { return t != Transport::datatype; }
 
+// When packed faces are sent and unpacked (packing transports only).
+enum class Schedule {
+  bulk,       // pack every face, send all, wait for all, unpack every face
+  pipelined,  // send each face as soon as it is packed, unpack each as it lands
+};
+
+[[nodiscard]] inline std::string to_string(Schedule s) {
+  return s == Schedule::bulk ? "bulk" : "pipelined";
+}
+
 }  // namespace halobw
