@@ -32,7 +32,7 @@ NA = "n/a"
 # Run settings, one per CSV column (the JSON file holds them in "program" and "run").
 SETTINGS = ("program", "version", "commit", "backend", "device", "ranks", "nodes", "grid",
             "grid_source", "directions", "halo", "iters", "warmup", "repeats", "pack", "self",
-            "transport", "gpu_aware", "contiguous")
+            "transport", "schedule", "gpu_aware", "contiguous")
 # Measured in every row.
 MEASURES = ("N", "Send_B", "Send_min_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
             "SelfFaces", "OffNodeFaces")
@@ -59,6 +59,8 @@ ENUMS = {
     "pack": ("datatype", "kernel"),
     "self": ("copy", "mpi"),
     "transport": ("datatype", "direct", "staged"),
+    # How packed faces travel; "-" on the datatype transport, which packs nothing.
+    "schedule": ("bulk", "pipelined", "-"),
     "gpu_aware": ("n/a", "0", "1"),
     "contiguous": (0, 1),
 }
@@ -406,10 +408,10 @@ def _read_json(path, text):
     s["directions"] = c.string(run, "directions", "run")
     for key in ("halo", "iters", "warmup", "repeats"):
         s[key] = c.integer(run, key, "run")
-    for key in ("pack", "self", "transport", "gpu_aware"):
+    for key in ("pack", "self", "transport", "schedule", "gpu_aware"):
         s[key] = c.string(run, key, "run")
     s["contiguous"] = c.integer(run, "contiguous", "run")
-    for key in ("directions", "pack", "self", "transport", "gpu_aware", "contiguous"):
+    for key in ("directions", "pack", "self", "transport", "schedule", "gpu_aware", "contiguous"):
         _check_json_setting(c, run, key, key, s[key])
     # The rest is checked loosely here (docs/output.schema.json is exact).
     c.member(run, "command_line", "run", ("array",), "an array of strings")

@@ -7,7 +7,8 @@ HALOBW_PACKAGES=(
   cmake make g++ git python3
   libopenmpi-dev openmpi-bin
   libtrilinos-kokkos-dev
-  libcli11-dev libfmt-dev libgtest-dev
+  libcli11-dev libfmt-dev libgtest-dev nlohmann-json3-dev
+  python3-matplotlib python3-jsonschema
 )
 
 missing=()

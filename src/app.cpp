@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <set>
 
 #include "halobw/benchmark.hpp"
@@ -11,6 +12,7 @@
 #include "halobw/faces.hpp"
 #include "halobw/memory.hpp"
 #include "halobw/options.hpp"
+#include "halobw/output.hpp"
 #include "halobw/report.hpp"
 #include "halobw/version.hpp"
 
@@ -78,6 +80,35 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
   return agree(comm, message.empty(), message, kBadInput);
 }
 
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// Provenance for the CSV and JSON outputs (rank 0's view of the environment).
+void add_provenance(HeaderInfo& h, const Options& opt, const ProcGrid& grid,
+                    const std::vector<std::string>& args, const EnvLookup& env) {
+  h.commit = HALOBW_GIT_COMMIT;
+  h.build_type = HALOBW_BUILD_TYPE;
+  h.compiler = HALOBW_COMPILER;
+  h.kokkos = kokkos_summary();
+  for (Backend b : build_backends()) h.backends.push_back(to_string(b));
+  h.mpi_library = mpi_library_version();
+  h.command_line.push_back("halo-bandwidth");
+  h.command_line.insert(h.command_line.end(), args.begin(), args.end());
+  h.start_utc = utc_now();
+  h.grid_dims = grid.dims();
+  h.repeats = opt.repeats;
+  for (const char* name : {"OPENPFC_FD_PROC_GRID", "OPENPFC_ASSUME_GPU_AWARE_MPI", "MPICH_GPU_SUPPORT_ENABLED",
+                           "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
+    h.environment.emplace_back(name, env(name));
+  }
+}
+
 std::string cut_hint(const ProcGrid& grid) {
   const char* names = "xyz";
   std::string cut;
@@ -140,13 +171,17 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
     h.notes.push_back("Xfer_GBps = Send_B / Xfer_us / 1e3; Eff = Uni_GBps / Xfer_GBps");
   }
   if (columns.limit) {
-    h.notes.push_back(std::string("Copy_GBps = Send_B / time of a contiguous copy of Send_B bytes within each "
-                                  "rank's memory (") +
-                      (opt.backend == Backend::host ? "memcpy in host memory" : "device-to-device copy") + ")");
-    h.notes.push_back(opt.backend == Backend::host
-                          ? "Peer_GBps = direct copy between the GPUs of a neighbouring pair: n/a on the host backend"
-                          : "Peer_GBps = direct copy between the GPUs of a neighbouring pair: n/a, not measured by this "
-                            "version (it needs IPC handles between processes)");
+    h.limits.emplace_back("Copy_GBps", std::string("Send_B / time of a contiguous copy of Send_B bytes within "
+                                                   "each rank's memory (") +
+                                           (opt.backend == Backend::host ? "memcpy in host memory"
+                                                                         : "device-to-device copy") +
+                                           ")");
+    h.limits.emplace_back("Peer_GBps",
+                          opt.backend == Backend::host
+                              ? "direct copy between the GPUs of a neighbouring pair: n/a on the host backend"
+                              : "direct copy between the GPUs of a neighbouring pair: n/a, not measured by this "
+                                "version (it needs IPC handles between processes)");
+    for (const auto& [name, what] : h.limits) h.notes.push_back(name + " = " + what);
   }
   return h;
 }
@@ -165,6 +200,11 @@ int run_app(const Comm& comm, const std::vector<std::string>& args) {
   const Options& opt = parsed.options;
   const auto layout_error = validate_layout(opt, comm.size());
   v = agree(comm, !layout_error, layout_error.value_or(""), kBadInput);
+  if (!v.ok) return fail(comm, v);
+  // Rank 0 opens --output now, so an unwritable path fails before any measurement.
+  Output output;
+  const auto open_error = comm.rank() == 0 ? output.open(opt.format, opt.output, opt.quiet) : std::nullopt;
+  v = agree(comm, !open_error, open_error.value_or(""), kBadInput);
   if (!v.ok) return fail(comm, v);
 
   const ProcGrid grid = choose_grid(opt, comm.size());
@@ -196,13 +236,17 @@ int run_app(const Comm& comm, const std::vector<std::string>& args) {
   setup.columns.min_max = opt.repeats > 1;
   setup.columns.breakdown = opt.breakdown;
   setup.columns.limit = opt.limit;
-  const HeaderInfo header = make_header(comm, opt, grid, hosts, dev, tc, aware, setup.columns, env);
+  HeaderInfo header = make_header(comm, opt, grid, hosts, dev, tc, aware, setup.columns, env);
+  add_provenance(header, opt, grid, args, env);
+  Progress progress(comm.rank() == 0 && stderr_is_terminal());
   if (comm.rank() == 0) {
-    std::fputs(format_header(header).c_str(), stdout);
-    std::fputs(format_columns(setup.columns).c_str(), stdout);
-    std::fflush(stdout);
+    output.begin(header, setup.columns);
+    setup.output = &output;
+    setup.progress = &progress;
   }
-  return run_benchmark(comm, setup);
+  const int code = run_benchmark(comm, setup);
+  output.end();
+  return code;
 }
 
 }  // namespace halobw

@@ -17,10 +17,15 @@ namespace halobw {
 
 namespace {
 
-void print(const Comm& comm, std::FILE* f, const std::string& text) {
+void print_error(const Comm& comm, const RunSetup& s, const std::string& text) {
   if (comm.rank() != 0) return;
-  std::fputs(text.c_str(), f);
-  std::fflush(f);
+  if (s.progress) s.progress->clear();
+  std::fputs(text.c_str(), s.err);
+  std::fflush(s.err);
+}
+
+void show(const RunSetup& s, const std::string& text) {
+  if (s.progress) s.progress->show(text);
 }
 
 // Each phase with the same clock as the exchange, slowest rank.
@@ -47,7 +52,11 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
   const Options& opt = *s.options;
   using Ex = Exchanger<ExecSpace, MemSpace>;
   const ExchangerConfig config{s.transport, opt.self, opt.schedule, opt.breakdown};
-  for (const std::int64_t n : opt.sizes) {
+  const std::size_t count = opt.sizes.size();
+  for (std::size_t index = 0; index < count; ++index) {
+    const std::int64_t n = opt.sizes[index];
+    const std::string step = fmt::format("size {} of {}, N={}", index + 1, count, n);
+    show(s, step + ": setting up");
     RankPlan plan = make_rank_plan(s.grid, n, opt.halo, opt.axes, comm.rank(), s.hosts);
     RankFigures mine{{}, plan.remote_bytes, plan.remote_faces, plan.self_faces, plan.offnode_faces};
     std::unique_ptr<Ex> ex;
@@ -62,31 +71,36 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
     Verdict v = agree(comm, error.empty(),
                       fmt::format("N={}: rank {} could not set up the exchange: {}", n, comm.rank(), error), 3);
     if (!v.ok) {
-      print(comm, s.err, "halo-bandwidth: error: " + v.message + "\n");
+      print_error(comm, s, "halo-bandwidth: error: " + v.message + "\n");
       return v.code;
     }
     if (opt.check) {
+      show(s, step + ": checking");
       fill_field(ex->exec(), ex->field(), ex->plan());
       ex->exchange();
       const CheckOutcome outcome = verify_field(ex->field(), ex->plan());
       v = agree(comm, !outcome.failure, outcome.failure.value_or(""), 1);
       if (!v.ok) {
-        print(comm, s.err, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v.message));
+        print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v.message));
         return 1;
       }
       unsigned long long cells = outcome.ghost_cells;
       unsigned long long total = 0;
       check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
-      print(comm, s.out, fmt::format("# check N={} passed {} ghost cells\n", n, total));
+      if (s.output) s.output->note(fmt::format("# check N={} passed {} ghost cells", n, total));
     }
+    show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters, opt.warmup));
     mine.seconds = time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&ex] { ex->exchange(); });
     Row row = reduce_row(comm, n, mine);
+    if (opt.breakdown) show(s, step + ": breakdown");
     if (opt.breakdown) row.phases = time_phases(comm, opt, *ex);
     if (opt.limit) {
+      show(s, step + ": copy limit");
       const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&copy] { copy->copy(); }));
       if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
     }
-    print(comm, s.out, format_row(row, s.columns));
+    if (s.progress) s.progress->clear();
+    if (s.output) s.output->row(row);
   }
   return 0;
 }

@@ -25,6 +25,14 @@ std::string to_string(GridSource g) {
   }
 }
 
+std::string to_string(Format f) {
+  switch (f) {
+    case Format::csv: return "csv";
+    case Format::json: return "json";
+    default: return "table";
+  }
+}
+
 std::string Options::directions() const {
   if (all_faces) return "all";
   if (axes[1]) return "y";
@@ -198,6 +206,14 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
   app.add_option("--repeats", repeats, "timed blocks per size (default 1); Time_us is the median, "
                                        "Min_us and Max_us are added when R > 1")
       ->type_name("R");
+  std::string format, output;
+  app.add_option("--format", format, "table (default), csv (one row per size, settings on every row) or "
+                                     "json (one document with full provenance)")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->type_name("table|csv|json");
+  app.add_option("--output", output, "rank 0 writes --format to FILE; stdout keeps the table")
+      ->type_name("FILE");
+  app.add_flag("--quiet", o.quiet, "with --output: no table on stdout");
   app.set_version_flag("--version", version_text);
 
   std::vector<const char*> argv{"halo-bandwidth"};
@@ -251,6 +267,9 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
     if (!v) return fail(error);
     o.repeats = *v;
   }
+  if (!format.empty()) o.format = format == "csv" ? Format::csv : format == "json" ? Format::json : Format::table;
+  if (!output.empty()) o.output = output;
+  if (o.quiet && !o.output) return fail("--quiet needs --output: there would be nothing to read");
   if (!schedule.empty()) o.schedule = schedule == "bulk" ? Schedule::bulk : Schedule::pipelined;
   if (!grid.empty()) {
     o.grid = parse_grid(grid, error);

@@ -8,9 +8,14 @@ Suites:
   bad_input   every rejected input: exit code 2, one error line, no row, no hang
 """
 import argparse
+import csv
+import io
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 TIMEOUT = 120
 FAST = ["--iters", "10", "--warmup", "2"]
@@ -19,6 +24,7 @@ FAST = ["--iters", "10", "--warmup", "2"]
 class Runner:
     def __init__(self, args):
         self.exe, self.mpiexec, self.checker = args.exe, args.mpiexec, args.checker
+        self.python, self.tools = args.system_python, args.tools
         self.failures = 0
         self.cases = 0
 
@@ -143,6 +149,76 @@ def phases(r):
                     r.fail(f"-n {ranks} {' '.join(base)}", "Send_B and face counts changed with --breakdown")
 
 
+def formats(r):
+    """CSV and JSON on 1, 2 and 4 ranks, parsed back; CSV rows equal the table's."""
+    work = tempfile.mkdtemp(prefix="halobw-formats-")
+    try:
+        for ranks in (1, 2, 4):
+            base = ["--faces", "--sizes", "12,17", "--check"] + FAST
+            for extra in ([], ["--breakdown", "--limit", "--repeats", "2", "--pack", "kernel"]):
+                csv_path = os.path.join(work, f"r{ranks}{len(extra)}.csv")
+                json_path = os.path.join(work, f"r{ranks}{len(extra)}.json")
+                table = r.table(ranks, base + extra + ["--format", "csv", "--output", csv_path], rows=2)
+                r.cases += 1
+                what = f"-n {ranks} formats {' '.join(extra)}"
+                rc, out, err = r.run(ranks, base + extra + ["--format", "json", "--output", json_path, "--quiet"])
+                if rc != 0 or out or err:
+                    r.fail(what, f"--quiet: exit {rc}, stdout '{out}', stderr '{err}'")
+                    continue
+                v = subprocess.run([r.python, r.tools, "--scripts-dir", os.path.dirname(r.checker),
+                                    "--schema", r.schema, "--only", "schema", "--validate", json_path, csv_path],
+                                   capture_output=True, text=True)
+                if v.returncode != 0:
+                    r.fail(what, v.stdout + v.stderr)
+                    continue
+                # The CSV carries the table's numbers, column for column.
+                cols = [l for l in table.splitlines() if l.startswith("# N ")][0][2:].split()
+                trows = [dict(zip(cols, l.split())) for l in table.splitlines() if l and not l.startswith("#")]
+                crows = list(csv.DictReader(open(csv_path)))
+                doc = json.load(open(json_path))
+                if len(crows) != len(trows) or len(doc["rows"]) != len(trows):
+                    r.fail(what, f"{len(trows)} table rows, {len(crows)} CSV rows, {len(doc['rows'])} JSON rows")
+                    continue
+                for t, c, j in zip(trows, crows, doc["rows"]):
+                    for name, value in t.items():
+                        # The table's "n/a" is an empty CSV cell outside Eff and Peer_GBps.
+                        if c[name] != value and not (value == "n/a" and c[name] == ""):
+                            r.fail(what, f"{name}: table {value}, CSV {c[name]}")
+                    # A separate run: the timings differ, the counts may not.
+                    if [int(t[k]) for k in ("N", "Send_B", "RemoteFaces", "SelfFaces", "OffNodeFaces")] != \
+                            [j[k] for k in ("N", "Send_B", "RemoteFaces", "SelfFaces", "OffNodeFaces")]:
+                        r.fail(what, f"JSON row {j} against table row {t}")
+                    if c["ranks"] != str(ranks) or doc["run"]["ranks"] != ranks:
+                        r.fail(what, "ranks not carried")
+                if doc["run"]["grid_source"] != "auto" or not doc["program"]["mpi_library"]:
+                    r.fail(what, f"provenance: {doc['run']}")
+                print(f"ok   {what}: CSV and JSON parsed back, CSV rows equal the table's")
+        # A JSON document on stdout, and no progress text where stderr is not a terminal.
+        rc, out, err = r.run(2, ["--axis", "z", "--sizes", "12", "--format", "json"] + FAST)
+        r.cases += 1
+        try:
+            ok = rc == 0 and json.loads(out)["rows"][0]["N"] == 12 and err == ""
+        except ValueError:
+            ok = False
+        if not ok:
+            r.fail("json on stdout, clean stderr", f"exit {rc}\n{out}\n{err}")
+        else:
+            print("ok   --format json on stdout; nothing on stderr in a pipe")
+        # On a terminal, rank 0 shows progress on stderr.
+        if shutil.which("script"):
+            r.cases += 1
+            cmd = " ".join([r.mpiexec, "-n", "2", "--oversubscribe", r.exe, "--axis", "z", "--sizes", "12,16",
+                            "--output", os.path.join(work, "p.csv"), "--format", "csv", "--quiet"] + FAST)
+            p = subprocess.run(["script", "-qec", cmd + " 1>/dev/null", "/dev/null"], capture_output=True, text=True,
+                               timeout=120, env=dict(os.environ))
+            if "size 2 of 2, N=16" not in p.stdout:
+                r.fail("progress on a terminal", p.stdout + p.stderr)
+            else:
+                print("ok   progress on a terminal: 'size 2 of 2, N=16' shown")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def bad_input(r):
     for ranks in (1, 2):
         r.rejected(ranks, ["--sizes", "0"], "--sizes")
@@ -162,6 +238,9 @@ def bad_input(r):
         r.rejected(ranks, ["--sizes", "20000", "--axis", "z"], "GiB")
         r.rejected(ranks, ["--repeats", "0"], "--repeats")
         r.rejected(ranks, ["--schedule", "eager"], "--schedule")
+        r.rejected(ranks, ["--output", "/nonexistent-dir/r.csv", "--format", "csv"], "--output /nonexistent-dir/r.csv")
+        r.rejected(ranks, ["--quiet"], "--quiet needs --output")
+        r.rejected(ranks, ["--format", "xml"], "--format")
     r.rejected(2, ["--sizes", "1"], "below the halo width")
     r.rejected(2, ["--sizes", "5", "--halo", "3", "--axis", "z"], "below the halo width")
 
@@ -171,9 +250,13 @@ def main():
     ap.add_argument("--exe", required=True)
     ap.add_argument("--mpiexec", default="mpiexec")
     ap.add_argument("--checker", required=True)
-    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "bad_input"])
+    ap.add_argument("--system-python", default="/usr/bin/python3", help="a Python with jsonschema")
+    ap.add_argument("--tools", help="tests/tools/test_tools.py")
+    ap.add_argument("--schema", help="docs/output.schema.json")
+    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "bad_input"])
     args = ap.parse_args()
     r = Runner(args)
+    r.schema = args.schema
     globals()[args.suite](r)
     print(f"{r.cases - r.failures} passed, {r.failures} failed")
     return 1 if r.failures else 0

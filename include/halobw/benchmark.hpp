@@ -9,6 +9,7 @@
 #include "halobw/grid.hpp"
 #include "halobw/mpi.hpp"
 #include "halobw/options.hpp"
+#include "halobw/output.hpp"
 #include "halobw/report.hpp"
 #include "halobw/transport.hpp"
 
@@ -20,8 +21,9 @@ struct RunSetup {
   std::vector<std::string> hosts;  // per rank
   Transport transport = Transport::datatype;
   Columns columns;
-  std::FILE* out = stdout;  // rank 0's table
-  std::FILE* err = stderr;  // rank 0's errors
+  Output* output = nullptr;      // rank 0's results; null elsewhere
+  Progress* progress = nullptr;  // rank 0's progress line; null elsewhere
+  std::FILE* err = stderr;       // rank 0's errors
 };
 
 // Runs every size on the backend of setup.options; returns the exit code

@@ -20,11 +20,13 @@ enum class PackMode { datatype, kernel };
 enum class SelfMode { copy, mpi };
 enum class GpuAwareMode { automatic, on, off };
 enum class GridSource { automatic, flag, environment };
+enum class Format { table, csv, json };
 
 [[nodiscard]] std::string to_string(Backend b);
 [[nodiscard]] std::string to_string(PackMode p);
 [[nodiscard]] std::string to_string(SelfMode s);
 [[nodiscard]] std::string to_string(GridSource g);
+[[nodiscard]] std::string to_string(Format f);
 
 struct Options {
   std::vector<std::int64_t> sizes{64, 128, 256};
@@ -45,6 +47,9 @@ struct Options {
   bool breakdown = false;  // time pack, transfer, staging and unpack separately
   bool limit = false;      // measure the copy (and peer) limits in the same run
   int repeats = 1;         // timed blocks per size; Time_us is their median
+  Format format = Format::table;
+  std::optional<std::string> output;  // rank 0 writes --format here; stdout keeps the table
+  bool quiet = false;                 // no table on stdout (with --output)
 
   // "x", "y", "z" or "all".
   [[nodiscard]] std::string directions() const;

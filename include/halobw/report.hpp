@@ -3,7 +3,9 @@
 // ranks is the one place that talks to MPI.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,20 @@ struct HeaderInfo {
   std::vector<int> rank_device;
   std::vector<std::string> rank_host;
   std::vector<std::string> notes;  // further '#' lines, without the '# '
+
+  // Provenance, carried by the CSV and JSON outputs.
+  std::string commit;
+  std::string build_type;
+  std::string compiler;
+  std::string kokkos;
+  std::vector<std::string> backends;
+  std::string mpi_library;
+  std::vector<std::string> command_line;
+  std::string start_utc;  // "2026-11-30T12:00:00Z"
+  std::array<int, 3> grid_dims{1, 1, 1};
+  int repeats = 1;
+  std::vector<std::pair<std::string, std::optional<std::string>>> environment;
+  std::vector<std::pair<std::string, std::string>> limits;  // column and what it measures
 };
 
 [[nodiscard]] std::string format_header(const HeaderInfo& h);

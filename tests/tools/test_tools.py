@@ -168,6 +168,19 @@ class Suite:
                    lines.count(f"warning: {b}: transport staged vs direct") == 1, p.stderr)
         self.check("compare warns once of a different gpu_aware",
                    lines.count(f"warning: {b}: gpu_aware 0 vs 1") == 1, p.stderr)
+        self.check("compare: no schedule warning when both runs are pipelined",
+                   not any(l.startswith(f"warning: {b}: schedule ") for l in lines), p.stderr)
+        self.check("compare names each file's schedule in the table's head",
+                   "transport direct, schedule pipelined, gpu_aware 1" in p.stdout
+                   and "transport staged, schedule pipelined, gpu_aware 0" in p.stdout, p.stdout)
+
+        with open(data("cuda_direct.json")) as f:
+            text = f.read()
+        b = self.temp("cuda_direct_bulk.json", text.replace('"schedule": "pipelined"', '"schedule": "bulk"'))
+        p = self.run("compare", data("cuda_direct.json"), b)
+        lines = p.stderr.splitlines()
+        self.check("compare warns once of a different schedule, and of nothing else",
+                   p.returncode == 0 and lines == [f"warning: {b}: schedule bulk vs pipelined"], p.stderr)
 
         p = self.run("compare", data("host_x_self.csv"), data("host_z.csv"))
         self.check("compare prints '-' for the ratio when the reference rate is 0 or nothing matches",
@@ -177,11 +190,11 @@ class Suite:
         self.check("compare with a reference without rows exits 0", p.returncode == 0, p.stderr)
 
         for name, line in (("bad_field_count.csv", 4), ("bad_number.csv", 3), ("bad_missing_column.csv", 2),
-                           ("bad_truncated.json", 29)):
+                           ("bad_truncated.json", 30)):
             p = self.run("compare", data("host_z.csv"), data(name))
             self.expect_error(f"compare {name}: exit 2 and file:{line}", p, f"compare: {data(name)}:{line}: ")
         with open(data("bad_truncated.json")) as f:
-            self.check("bad_truncated.json ends on line 29, without a newline", f.read().count("\n") == 28)
+            self.check("bad_truncated.json ends on line 30, without a newline", f.read().count("\n") == 29)
         p = self.run("compare", data("host_z.csv"))
         self.check("compare with one file: usage error, exit 2",
                    p.returncode == 2 and "usage:" in p.stderr, p.stderr)
@@ -227,7 +240,7 @@ class Suite:
                    p.returncode == 1 and not os.path.exists(out2), p.stderr)
         p = self.run("plot", data("host_z.csv"), data("bad_truncated.json"), "-o", out2)
         self.expect_error("plot bad_truncated.json: exit 2 and file:line", p,
-                          f"plot: {data('bad_truncated.json')}:29: ")
+                          f"plot: {data('bad_truncated.json')}:30: ")
         p = self.run("plot", data("bad_field_count.csv"), "-o", out2)
         self.expect_error("plot bad_field_count.csv: exit 2 and file:line", p,
                           f"plot: {data('bad_field_count.csv')}:4: ")
@@ -285,6 +298,8 @@ class Suite:
         broken("a misspelt row field", lambda d: d["rows"][0].update(Uni_Gbps=1.0))
         broken("Peer_GBps as the string n/a", lambda d: d["rows"][0].update(Peer_GBps="n/a"))
         broken("gpu_aware as a number", lambda d: d["run"].update(gpu_aware=1))
+        broken("a run without schedule", lambda d: d["run"].pop("schedule"))
+        broken("a schedule other than bulk, pipelined or -", lambda d: d["run"].update(schedule="eager"))
         broken("a grid of two numbers", lambda d: d["run"].update(grid=[2, 2]))
         broken("an environment value that is a number",
                lambda d: d["run"]["environment"].update(CUDA_VISIBLE_DEVICES=0))
@@ -380,6 +395,7 @@ class Suite:
         f = hr.read(data("cuda_staged.json"))
         r = f.rows[0]
         self.check("JSON reader: settings and types", f.kind == "json" and r["grid"] == "1x2x2"
+                   and r["schedule"] == "pipelined"
                    and r["gpu_aware"] == "0" and r["contiguous"] == 1 and isinstance(r["N"], int)
                    and isinstance(r["Time_us"], float) and r["Peer_GBps"] == hr.NA
                    and r["Copy_GBps"] == 1187.23417 and f.runs[0].meta["run"]["hosts"][0]["name"] == "gpu017",
@@ -391,12 +407,13 @@ class Suite:
         with open(data("host_z.json")) as f:
             text = f.read()
         cases = [
-            ("row_lacks_uni.json", text.replace('"Uni_GBps": 16.74', '"Uni_GBp": 16.74'), 29, "Uni_GBps"),
+            ("row_lacks_uni.json", text.replace('"Uni_GBps": 16.74', '"Uni_GBp": 16.74'), 30, "Uni_GBps"),
             ("ranks_string.json", text.replace('"ranks": 2,', '"ranks": "2",'), 10, "ranks"),
             ("version2.json", text.replace('"schema_version": 1', '"schema_version": 2'), 3, "schema_version"),
-            ("nan.json", text.replace('"Time_us": 15.6531', '"Time_us": NaN'), 29, "finite"),
+            ("nan.json", text.replace('"Time_us": 15.6531', '"Time_us": NaN'), 30, "finite"),
+            ("bad_schedule.json", text.replace('"schedule": "-"', '"schedule": "eager"'), 23, "schedule"),
             ("bad_pack.json", text.replace('"pack": "datatype"', '"pack": "kernels"'), 20, "pack"),
-            ("extra.json", text + "{}", 33, "Extra data"),
+            ("extra.json", text + "{}", 34, "Extra data"),
         ]
         for name, bad, line, word in cases:
             e = self.read_error(self.temp(name, bad))
@@ -413,6 +430,11 @@ class Suite:
             ("send_min.csv", "\n".join(lines[:2] + [lines[2].replace(",65536,65536,", ",65536,65537,")]), 3,
              "Send_min_B"),
             ("gpu_aware.csv", "\n".join(lines[:2] + [lines[2].replace(",n/a,0,", ",yes,0,")]), 3, "gpu_aware"),
+            ("schedule.csv", "\n".join(lines[:2] + [lines[2].replace(",datatype,-,", ",datatype,eager,")]), 3,
+             "schedule"),
+            ("no_schedule.csv", "\n".join(lines[:1] + [lines[1].replace(",schedule,", ",")]
+                                           + [l.replace(",datatype,-,", ",datatype,") for l in lines[2:]]), 2,
+             "schedule"),
             ("grid.csv", "\n".join(lines[:2] + [lines[2].replace(",1x1x2,", ",1x1,")]), 3, "grid"),
             ("underscore.csv", "\n".join(lines[:2] + [lines[2].replace(",7.6,", ",7_6,")]), 3, "Time_us"),
             ("comments_only.csv", "# nothing\n", 1, "header"),

@@ -1,0 +1,80 @@
+// Where rank 0's results go: the text table, CSV (one header row, one row per
+// size, the run's settings repeated on every row) or one JSON document, to
+// stdout and/or a file, each row written and flushed as its size finishes.
+// Also the progress line on a terminal. Pure formatting plus file handling;
+// no MPI.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "halobw/options.hpp"
+#include "halobw/report.hpp"
+
+namespace halobw {
+
+// The CSV header row and one row; every column always present, empty where not measured.
+[[nodiscard]] std::string csv_header();
+[[nodiscard]] std::string csv_row(const HeaderInfo& run, const Row& row, const Columns& c);
+// The JSON document's head (everything before the rows), one row, and the tail.
+[[nodiscard]] std::string json_head(const HeaderInfo& run);
+[[nodiscard]] std::string json_row(const Row& row, const Columns& c);
+
+// One destination: a stream and the format written to it.
+class Sink {
+ public:
+  Sink(std::FILE* file, Format format, bool owned);
+  ~Sink();
+  Sink(const Sink&) = delete;
+  Sink& operator=(const Sink&) = delete;
+  void begin(const HeaderInfo& run, const Columns& c);
+  void note(const std::string& line);  // a '# ...' line: tables only
+  void row(const Row& row);
+  void end();
+
+ private:
+  void put(const std::string& text);
+  std::FILE* file_;
+  Format format_;
+  bool owned_;
+  bool open_ = false;
+  int rows_ = 0;
+  HeaderInfo run_;
+  Columns columns_;
+};
+
+// Rank 0's outputs for a run. With --output, the file gets --format and stdout
+// the table (unless --quiet); without it, stdout gets --format.
+class Output {
+ public:
+  Output() = default;
+  // Opens `path` for writing (nullopt: none); returns the error text on failure.
+  std::optional<std::string> open(Format format, const std::optional<std::string>& path, bool quiet);
+  void begin(const HeaderInfo& run, const Columns& c);
+  void note(const std::string& line);
+  void row(const Row& row);
+  void end();
+
+ private:
+  std::vector<std::unique_ptr<Sink>> sinks_;
+};
+
+// "size k of n, N=..., ..." on stderr, rewritten in place, only where stderr
+// is a terminal (the rank's own, or under mpiexec the launcher's); nothing at
+// all in logs and pipes.
+class Progress {
+ public:
+  explicit Progress(bool enabled);
+  void show(const std::string& text);
+  void clear();
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+};
+[[nodiscard]] bool stderr_is_terminal();
+
+}  // namespace halobw
