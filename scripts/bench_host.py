@@ -11,6 +11,7 @@ measured in the same run (not a test: timings are never asserted by ctest).
      against pipelined (send each face as packed, unpack each as it lands).
   4. self-copy cost per face against a memcpy of the same bytes (1 rank, all
      six faces self).
+  5. the watchdog's cost: timed rates with --timeout 0 against the default.
 
 Usage: scripts/bench_host.py [--build build] [--sizes 128,256,512] [--markdown FILE]
 """
@@ -135,6 +136,22 @@ def main():
             per_face = float(rows[n]["Unpack_us"]) / 2
             emit(f"| ±{axis} | {n} | {rows[n]['Unpack_us']} | {per_face:.1f} | {memcpy_us / 2:.1f} | "
                  f"{per_face / (memcpy_us / 2):.2f} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
+    emit()
+    emit("### 5. The watchdog's cost: timed rates with --timeout 0 (MPI_Waitall) and 300 (polling)\n")
+    emit("| path | N | Uni_GBps, watchdog off | Uni_GBps, watchdog on | on / off |")
+    emit("|---|---|---|---|---|")
+    cmds = []
+    for pack in ("datatype", "kernel"):
+        got = {}
+        for timeout in ("0", "300"):
+            got[timeout], cmd = table(args.build, 2, ["--axis", "z", "--grid", "1,1,2", "--pack", pack,
+                                                       "--timeout", timeout] + common)
+            cmds.append(cmd)
+        for n in sizes:
+            off, on = float(got["0"][n]["Uni_GBps"]), float(got["300"][n]["Uni_GBps"])
+            emit(f"| {pack} ±z | {n} | {off:.3f} | {on:.3f} | {on / off:.2f} |")
     emit()
     emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
     emit()

@@ -149,6 +149,10 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
     h.notes.push_back("gpu_aware from " + aware.reason);
     if (dev.visible == 1) h.notes.push_back("each rank sees one device: every rank uses its device 0");
   }
+  h.notes.push_back(opt.timeout > 0 ? fmt::format("watchdog {} s: a wait that lasts longer aborts the job, naming "
+                                                  "the size, phase, face and peer (--timeout)",
+                                                  opt.timeout)
+                                    : std::string("watchdog off (--timeout 0)"));
   if (auto e = env("MPICH_GPU_SUPPORT_ENABLED")) h.notes.push_back("MPICH_GPU_SUPPORT_ENABLED=" + *e);
   bool any_remote = false;
   for (int a = 0; a < 3; ++a) any_remote = any_remote || (opt.axes[a] && grid.dim(a) > 1);
@@ -188,7 +192,7 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
 
 }  // namespace
 
-int run_app(const Comm& comm, const std::vector<std::string>& args) {
+int run_app(Comm& comm, const std::vector<std::string>& args) {
   const EnvLookup env = process_environment();
   const ParseResult parsed = parse_options(args, env, build_backends(), version_text());
   Verdict v = agree(comm, parsed.action != ParseResult::Action::error, parsed.text, kBadInput);
@@ -208,6 +212,7 @@ int run_app(const Comm& comm, const std::vector<std::string>& args) {
   if (!v.ok) return fail(comm, v);
 
   const ProcGrid grid = choose_grid(opt, comm.size());
+  comm.set_timeout(opt.timeout);
   const std::vector<std::string> hosts = gather_hostnames(comm);
   const NodeRank node = node_rank(comm);
   const DeviceChoice dev = choose_device(opt.backend, node.local_rank);

@@ -51,7 +51,7 @@ template <class ExecSpace, class MemSpace>
 int run_sizes(const Comm& comm, const RunSetup& s) {
   const Options& opt = *s.options;
   using Ex = Exchanger<ExecSpace, MemSpace>;
-  const ExchangerConfig config{s.transport, opt.self, opt.schedule, opt.breakdown};
+  const ExchangerConfig config{s.transport, opt.self, opt.schedule, opt.breakdown, opt.timeout};
   const std::size_t count = opt.sizes.size();
   for (std::size_t index = 0; index < count; ++index) {
     const std::int64_t n = opt.sizes[index];
@@ -76,6 +76,7 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
     }
     if (opt.check) {
       show(s, step + ": checking");
+      ex->set_phase(fmt::format("N={} --check exchange", n));
       fill_field(ex->exec(), ex->field(), ex->plan());
       ex->exchange();
       const CheckOutcome outcome = verify_field(ex->field(), ex->plan());
@@ -90,9 +91,14 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
       if (s.output) s.output->note(fmt::format("# check N={} passed {} ghost cells", n, total));
     }
     show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters, opt.warmup));
+    ex->set_phase(fmt::format("N={} warm-up and timed exchanges", n));
+    comm.set_phase(fmt::format("N={} barrier of the clock", n));
     mine.seconds = time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&ex] { ex->exchange(); });
     Row row = reduce_row(comm, n, mine);
-    if (opt.breakdown) show(s, step + ": breakdown");
+    if (opt.breakdown) {
+      show(s, step + ": breakdown");
+      ex->set_phase(fmt::format("N={} breakdown", n));
+    }
     if (opt.breakdown) row.phases = time_phases(comm, opt, *ex);
     if (opt.limit) {
       show(s, step + ": copy limit");

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   int code = 0;
   try {
-    const halobw::Comm comm(MPI_COMM_WORLD);
+    halobw::Comm comm(MPI_COMM_WORLD);
     code = halobw::run_app(comm, args);
   } catch (const std::exception& e) {
     int rank = -1;

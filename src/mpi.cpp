@@ -1,5 +1,7 @@
 #include "halobw/mpi.hpp"
 
+#include "halobw/watchdog.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -39,7 +41,11 @@ Comm::~Comm() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
-void Comm::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
+void Comm::barrier() const {
+  Watchdog watchdog(comm_, timeout_, [](int) { return std::string(); });
+  watchdog.set_phase(phase_);
+  watchdog.barrier();
+}
 
 Datatype::~Datatype() {
   if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);

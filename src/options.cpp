@@ -214,6 +214,10 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
   app.add_option("--output", output, "rank 0 writes --format to FILE; stdout keeps the table")
       ->type_name("FILE");
   app.add_flag("--quiet", o.quiet, "with --output: no table on stdout");
+  std::string timeout;
+  app.add_option("--timeout", timeout, "abort with a message naming the stuck size, phase, face and peer when "
+                                       "a wait lasts longer (default 300 s; 0: never)")
+      ->type_name("SECONDS");
   app.set_version_flag("--version", version_text);
 
   std::vector<const char*> argv{"halo-bandwidth"};
@@ -266,6 +270,14 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
     auto v = parse_count("--repeats", repeats, 1, error);
     if (!v) return fail(error);
     o.repeats = *v;
+  }
+  if (!timeout.empty()) {
+    char* end = nullptr;
+    const double t = std::strtod(timeout.c_str(), &end);
+    if (end == timeout.c_str() || *end != '\0' || !(t >= 0) || t > 1e9) {
+      return fail("--timeout: '" + timeout + "' is not a number of seconds from 0 to 1e9");
+    }
+    o.timeout = t;
   }
   if (!format.empty()) o.format = format == "csv" ? Format::csv : format == "json" ? Format::json : Format::table;
   if (!output.empty()) o.output = output;

@@ -219,6 +219,39 @@ def formats(r):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def faults(r):
+    """Injected faults end fast with a message naming what failed: a hang
+    (one rank never sends) under --timeout, and an MPI error (a send to a rank
+    that does not exist)."""
+    import time
+    for ranks in (2, 4):
+        for flags in (["--axis", "z"], ["--faces", "--pack", "kernel", "--check"]):
+            r.cases += 1
+            what = f"-n {ranks} skip sends {' '.join(flags)}"
+            t0 = time.time()
+            rc, out, err = r.run(ranks, flags + ["--sizes", "16", "--timeout", "2"],
+                                 {"HALOBW_TEST_HOOK_SKIP_SENDS": str(ranks - 1)})
+            took = time.time() - t0
+            lines = [l for l in err.splitlines() if l.startswith("halo-bandwidth: timeout on rank")]
+            phase = "N=16 --check exchange" if "--check" in flags else "N=16 warm-up and timed exchanges"
+            # Ranks waiting on the missing messages name them; ranks that went on
+            # to the clock's barrier say they wait there. Every line names the size.
+            named = [l for l in lines if phase in l and "ghost face from rank" in l and "(receive, tag" in l]
+            if rc in (0, None) or took > 30 or not named or not all("N=16" in l for l in lines):
+                r.fail(what, f"exit {rc} after {took:.1f} s\n{err}")
+            else:
+                print(f"ok   {what}: exit {rc} after {took:.1f} s: {lines[0]}")
+    for ranks in (2, 4):
+        r.cases += 1
+        what = f"-n {ranks} send to a rank that does not exist"
+        rc, out, err = r.run(ranks, ["--axis", "z", "--sizes", "16"], {"HALOBW_TEST_HOOK_BAD_PEER": "1"})
+        want = f"halo-bandwidth: error on rank 1: MPI_Isend failed (peer rank {ranks}): MPI_ERR_RANK"
+        if rc in (0, None) or want not in err:
+            r.fail(what, f"exit {rc}\n{err}")
+        else:
+            print(f"ok   {what}: exit {rc}: {want}")
+
+
 def bad_input(r):
     for ranks in (1, 2):
         r.rejected(ranks, ["--sizes", "0"], "--sizes")
@@ -241,6 +274,7 @@ def bad_input(r):
         r.rejected(ranks, ["--output", "/nonexistent-dir/r.csv", "--format", "csv"], "--output /nonexistent-dir/r.csv")
         r.rejected(ranks, ["--quiet"], "--quiet needs --output")
         r.rejected(ranks, ["--format", "xml"], "--format")
+        r.rejected(ranks, ["--timeout", "-1"], "--timeout")
     r.rejected(2, ["--sizes", "1"], "below the halo width")
     r.rejected(2, ["--sizes", "5", "--halo", "3", "--axis", "z"], "below the halo width")
 
@@ -253,7 +287,7 @@ def main():
     ap.add_argument("--system-python", default="/usr/bin/python3", help="a Python with jsonschema")
     ap.add_argument("--tools", help="tests/tools/test_tools.py")
     ap.add_argument("--schema", help="docs/output.schema.json")
-    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "bad_input"])
+    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "faults", "bad_input"])
     args = ap.parse_args()
     r = Runner(args)
     r.schema = args.schema

@@ -107,6 +107,13 @@ TEST(Options, BadCountsAndFlags) {
   expect_error({"--self", "none"}, "--self");
   expect_error({"--frobnicate"}, "--frobnicate");
   expect_error({"--cuda", "--hip"}, "excludes");
+  expect_error({"--timeout", "-1"}, "--timeout");
+  expect_error({"--timeout", "soon"}, "--timeout");
+  expect_error({"--timeout", "nan"}, "--timeout");
+  expect_error({"--quiet"}, "--quiet needs --output");
+  EXPECT_EQ(parse({"--timeout", "0"}).options.timeout, 0.0);
+  EXPECT_EQ(parse({"--timeout", "2.5"}).options.timeout, 2.5);
+  EXPECT_EQ(parse({}).options.timeout, 300.0);
 }
 
 TEST(Options, BadGrid) {

@@ -10,6 +10,6 @@
 namespace halobw {
 
 // `args` are the arguments after the program name. Collective; returns the exit code.
-int run_app(const Comm& comm, const std::vector<std::string>& args);
+int run_app(Comm& comm, const std::vector<std::string>& args);
 
 }  // namespace halobw

@@ -18,7 +18,9 @@
 #include "halobw/kernels.hpp"
 #include "halobw/mpi.hpp"
 #include "halobw/options.hpp"
+#include "halobw/test_hooks.hpp"
 #include "halobw/transport.hpp"
+#include "halobw/watchdog.hpp"
 
 namespace halobw {
 
@@ -52,6 +54,7 @@ struct ExchangerConfig {
   SelfMode self = SelfMode::copy;
   Schedule schedule = Schedule::pipelined;
   bool breakdown = false;  // contiguous buffers for transfer() on the datatype transport too
+  double timeout = 0;      // seconds a wait may last before the watchdog aborts; 0: none
 };
 
 template <class ExecSpace, class MemSpace = typename ExecSpace::memory_space>
@@ -62,7 +65,12 @@ class Exchanger {
   using HostBuffer = Kokkos::View<double*, typename StagingSpace<MemSpace>::type>;
 
   Exchanger(const Comm& comm, RankPlan plan, const ExchangerConfig& config, ExecSpace exec = ExecSpace())
-      : comm_(comm), plan_(std::move(plan)), config_(config), exec_(exec) {
+      : comm_(comm),
+        plan_(std::move(plan)),
+        config_(config),
+        exec_(exec),
+        watchdog_(comm.get(), config.timeout, [this](int i) { return describe_request(i); }),
+        hooks_(TestHooks::from_environment()) {
     field_ = Field(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::field"), plan_.padded[0],
                    plan_.padded[1], plan_.padded[2]);
     Kokkos::deep_copy(field_, 0.0);
@@ -103,6 +111,9 @@ class Exchanger {
   [[nodiscard]] const RankPlan& plan() const { return plan_; }
   [[nodiscard]] const ExchangerConfig& config() const { return config_; }
   [[nodiscard]] const ExecSpace& exec() const { return exec_; }
+
+  // What the exchanges that follow are for, named if one of them never completes.
+  void set_phase(std::string phase) { watchdog_.set_phase(std::move(phase)); }
 
   // One complete exchange; every ghost layer of the selected faces is filled on return.
   void exchange() {
@@ -196,8 +207,7 @@ class Exchanger {
     }
     copy_self();
     for (std::size_t done = 0; done < n; ++done) {
-      int index = MPI_UNDEFINED;
-      check_mpi(MPI_Waitany(static_cast<int>(n), requests_.data(), &index, MPI_STATUS_IGNORE), "MPI_Waitany");
+      const int index = watchdog_.wait_any(requests_, static_cast<int>(n));
       if (index == MPI_UNDEFINED) break;
       const Message& msg = messages_[static_cast<std::size_t>(index)];
       if (config_.transport == Transport::staged) {
@@ -242,16 +252,27 @@ class Exchanger {
   void post_send(std::size_t m, bool contiguous) {
     const Message& msg = messages_[m];
     const Face& face = plan_.faces[msg.face];
+    if (hooks_.skip_sends_rank == comm_.rank()) return;  // test hook: a send that never happens
+    const int peer = hooks_.bad_peer_rank == comm_.rank() ? comm_.size() : face.send_peer;
     void* what = contiguous ? static_cast<void*>(mpi_buffer(send_, send_host_) + msg.offset) : field_.data();
     check_mpi(MPI_Isend(what, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.send_type.get(),
-                        face.send_peer, face.tag, comm_.get(), &requests_[messages_.size() + m]),
-              "MPI_Isend", face.send_peer);
+                        peer, face.tag, comm_.get(), &requests_[messages_.size() + m]),
+              "MPI_Isend", peer);
   }
 
-  void wait_all() {
-    if (requests_.empty()) return;
-    check_mpi(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall");
+  void wait_all() { watchdog_.wait_all(requests_); }
+
+  // Request i: the receives of the messages first, then their sends.
+  std::string describe_request(int i) const {
+    const std::size_t n = messages_.size();
+    const bool receive = static_cast<std::size_t>(i) < n;
+    const Face& face = plan_.faces[messages_[receive ? static_cast<std::size_t>(i) : i - n].face];
+    if (receive) {
+      return "the " + direction_name(face.dir ^ 1) + " ghost face from rank " + std::to_string(face.recv_peer) +
+             " (receive, tag " + std::to_string(face.tag) + ")";
+    }
+    return "rank " + std::to_string(face.send_peer) + " to take the face sent " + direction_name(face.dir) +
+           " (send, tag " + std::to_string(face.tag) + ")";
   }
 
   // Where MPI reads and writes contiguous faces: host copies on the staged
@@ -308,6 +329,8 @@ class Exchanger {
   std::vector<Message> messages_;
   std::vector<int> copies_;
   std::vector<MPI_Request> requests_;
+  Watchdog watchdog_;
+  TestHooks hooks_;
 };
 
 }  // namespace halobw

@@ -40,12 +40,18 @@ class Comm {
   [[nodiscard]] MPI_Comm get() const { return comm_; }
   [[nodiscard]] int rank() const { return rank_; }
   [[nodiscard]] int size() const { return size_; }
+  // MPI_Barrier; with a timeout set, a barrier that does not complete in time aborts with a message.
   void barrier() const;
+  void set_timeout(double seconds) { timeout_ = seconds; }
+  // What the ranks are doing, named if a barrier times out (diagnostic context only).
+  void set_phase(std::string phase) const { phase_ = std::move(phase); }
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
+  double timeout_ = 0;
+  mutable std::string phase_ = "a barrier";
 };
 
 // An owned, committed MPI datatype.

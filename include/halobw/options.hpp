@@ -50,6 +50,7 @@ struct Options {
   Format format = Format::table;
   std::optional<std::string> output;  // rank 0 writes --format here; stdout keeps the table
   bool quiet = false;                 // no table on stdout (with --output)
+  double timeout = 300;               // seconds before a stuck exchange aborts the job; 0: never
 
   // "x", "y", "z" or "all".
   [[nodiscard]] std::string directions() const;
