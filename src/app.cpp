@@ -36,9 +36,12 @@ int fail(const Comm& comm, const Verdict& v) {
 }
 
 // Sizes whose field and buffers do not fit where they live, per node. Collective.
+// `summary` gets the header's account of what the run allocates.
 Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& grid,
                          Transport transport, const NodeRank& node, int visible_devices,
-                         const std::string& host_name) {
+                         const std::string& host_name, std::string& summary) {
+  std::uint64_t worst_total = 0;  // everything this rank allocates at its largest size
+  std::int64_t worst_total_n = 0;
   std::uint64_t worst_host = 0;
   std::uint64_t worst_device = 0;
   std::int64_t worst_host_n = 0;
@@ -50,6 +53,10 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
     const std::uint64_t on_host = need.staging + (host ? need.in_field_space() : 0);
     const std::uint64_t on_device = host ? 0 : need.in_field_space();
     if (on_host > worst_host) worst_host = on_host, worst_host_n = n;
+    if (need.in_field_space() + need.staging > worst_total) {
+      worst_total = need.in_field_space() + need.staging;
+      worst_total_n = n;
+    }
     if (on_device > worst_device) worst_device = on_device, worst_device_n = n;
   }
   // Sizes run one after another, so the peak is the largest size's need, summed over the node.
@@ -64,6 +71,12 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
 
   std::string message;
   const auto host_free = host_available_bytes();
+  unsigned long long total = worst_total;
+  unsigned long long most = 0;
+  check_mpi(MPI_Allreduce(&total, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
+  summary = fmt::format("memory per rank at most {} B (N={}: field, packed buffers, staging and limit buffers); "
+                        "host memory per node {} of {} available",
+                        most, worst_total_n, gib(node_need), host_free ? gib(*host_free) : "an unknown amount");
   if (host_free && node_need > *host_free) {
     message = fmt::format("N={} needs {} of host memory on node {} ({} ranks there), {} available",
                           worst_host_n, gib(node_need), host_name, node.local_size, gib(*host_free));
@@ -226,7 +239,8 @@ int run_app(Comm& comm, const std::vector<std::string>& args) {
   const TransportChoice tc = choose_transport(opt, aware);
   v = agree(comm, !tc.error, tc.error.value_or(""), kBadInput);
   if (!v.ok) return fail(comm, v);
-  v = memory_preflight(comm, opt, grid, tc.transport, node, dev.visible, hosts[comm.rank()]);
+  std::string memory_summary;
+  v = memory_preflight(comm, opt, grid, tc.transport, node, dev.visible, hosts[comm.rank()], memory_summary);
   if (!v.ok) return fail(comm, v);
 
   RunSetup setup;
@@ -242,6 +256,7 @@ int run_app(Comm& comm, const std::vector<std::string>& args) {
   setup.columns.breakdown = opt.breakdown;
   setup.columns.limit = opt.limit;
   HeaderInfo header = make_header(comm, opt, grid, hosts, dev, tc, aware, setup.columns, env);
+  header.notes.push_back(memory_summary);
   add_provenance(header, opt, grid, args, env);
   Progress progress(comm.rank() == 0 && stderr_is_terminal());
   if (comm.rank() == 0) {

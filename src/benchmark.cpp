@@ -12,6 +12,7 @@
 #include "halobw/exchanger.hpp"
 #include "halobw/faces.hpp"
 #include "halobw/limits.hpp"
+#include "halobw/memory.hpp"
 
 namespace halobw {
 
@@ -108,6 +109,11 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
     if (s.progress) s.progress->clear();
     if (s.output) s.output->row(row);
   }
+  // What the ranks really held, beside the preflight's count in the header.
+  unsigned long long peak = peak_resident_bytes().value_or(0);
+  unsigned long long most = 0;
+  check_mpi(MPI_Reduce(&peak, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, comm.get()), "MPI_Reduce");
+  if (s.output) s.output->note(fmt::format("# peak resident memory per rank at most {} B (VmHWM)", most));
   return 0;
 }
 

@@ -34,6 +34,18 @@ std::optional<std::uint64_t> host_available_bytes() {
   return std::nullopt;
 }
 
+std::optional<std::uint64_t> peak_resident_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    std::uint64_t kib = 0;
+    if (fields >> key >> kib && key == "VmHWM:") return kib * 1024;
+  }
+  return std::nullopt;
+}
+
 std::string gib(std::uint64_t bytes) {
   return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
 }

@@ -252,6 +252,35 @@ def faults(r):
             print(f"ok   {what}: exit {rc}: {want}")
 
 
+def memory(r):
+    """The preflight's count (header: memory per rank) against what the ranks
+    really held (VmHWM, reported at the end): between a tiny and a large size,
+    the growth of the one must match the growth of the other within 5%."""
+    import re
+    for opts in (["--pack", "datatype"], ["--pack", "kernel"],
+                 ["--pack", "kernel", "--gpu-aware", "off", "--breakdown", "--limit", "--self", "mpi"]):
+        r.cases += 1
+        what = f"-n 2 memory {' '.join(opts)}"
+        got = {}
+        for n in (8, 200):
+            rc, out, err = r.run(2, ["--faces", "--sizes", str(n), "--iters", "3", "--warmup", "1"] + opts)
+            need = re.search(r"# memory per rank at most (\d+) B", out)
+            peak = re.search(r"# peak resident memory per rank at most (\d+) B", out)
+            if rc != 0 or not need or not peak:
+                r.fail(what, f"exit {rc}\n{out}\n{err}")
+                break
+            got[n] = (int(need.group(1)), int(peak.group(1)))
+        if len(got) != 2:
+            continue
+        d_need = got[200][0] - got[8][0]
+        d_peak = got[200][1] - got[8][1]
+        if abs(d_peak - d_need) > 0.05 * d_need:
+            r.fail(what, f"the count grew by {d_need} B, the resident set by {d_peak} B")
+        else:
+            print(f"ok   {what}: count grew by {d_need} B, resident set by {d_peak} B "
+                  f"({100 * (d_peak - d_need) / d_need:+.1f}%)")
+
+
 def bad_input(r):
     for ranks in (1, 2):
         r.rejected(ranks, ["--sizes", "0"], "--sizes")
@@ -287,7 +316,8 @@ def main():
     ap.add_argument("--system-python", default="/usr/bin/python3", help="a Python with jsonschema")
     ap.add_argument("--tools", help="tests/tools/test_tools.py")
     ap.add_argument("--schema", help="docs/output.schema.json")
-    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "faults", "bad_input"])
+    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "faults", "memory",
+                                       "bad_input"])
     args = ap.parse_args()
     r = Runner(args)
     r.schema = args.schema

@@ -28,6 +28,9 @@ struct MemoryNeed {
 // MemAvailable of /proc/meminfo; nullopt where it cannot be read.
 [[nodiscard]] std::optional<std::uint64_t> host_available_bytes();
 
+// This process's peak resident set (VmHWM of /proc/self/status); nullopt where unknown.
+[[nodiscard]] std::optional<std::uint64_t> peak_resident_bytes();
+
 // "12.3 GiB".
 [[nodiscard]] std::string gib(std::uint64_t bytes);
 
