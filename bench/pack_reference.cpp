@@ -53,9 +53,7 @@ int main(int argc, char** argv) {
   std::vector<double> buffer(bytes / sizeof(double), 0.0);
   std::vector<double> source(buffer.size(), 2.0);
 
-  const double t_memcpy = seconds_per_call(iters, [&] {
-    std::memcpy(buffer.data(), source.data(), bytes);
-  });
+  const double t_memcpy = seconds_per_call(iters, [&] { std::memcpy(buffer.data(), source.data(), bytes); });
   const std::int64_t px = p.padded[0];
   const std::int64_t py = p.padded[1];
   const double t_strided = seconds_per_call(iters, [&] {

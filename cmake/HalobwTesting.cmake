@@ -5,6 +5,15 @@
 set(HALOBW_MPI_TEST_ENV "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMPI_MCA_rmaps_base_oversubscribe=1")
 # Open MPI refuses to run as root (CI runs as root) unless told it may.
 list(APPEND HALOBW_MPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+# Sanitized builds: any report fails the test; Open MPI's own leaks are
+# suppressed by tests/sanitizers/lsan.supp, matched on full stacks.
+set(HALOBW_SANITIZER_ENV
+    "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0:exitcode=86"
+    "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/sanitizers/lsan.supp:print_suppressions=0"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+if(HALOBW_SANITIZE)
+  list(APPEND HALOBW_MPI_TEST_ENV ${HALOBW_SANITIZER_ENV})
+endif()
 
 set(HALOBW_MPIEXEC_FLAGS "" CACHE STRING "Extra flags for mpiexec in tests")
 if(MPIEXEC_EXECUTABLE)

@@ -9,6 +9,7 @@ HALOBW_PACKAGES=(
   libtrilinos-kokkos-dev
   libcli11-dev libfmt-dev libgtest-dev nlohmann-json3-dev
   python3-matplotlib python3-jsonschema
+  clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
 )
 
 missing=()

@@ -23,8 +23,8 @@ namespace {
 constexpr int kBadInput = 2;
 
 std::string version_text() {
-  return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})", HALOBW_VERSION,
-                     HALOBW_GIT_COMMIT, HALOBW_BUILD_TYPE, HALOBW_COMPILER, kokkos_summary());
+  return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})", HALOBW_VERSION, HALOBW_GIT_COMMIT,
+                     HALOBW_BUILD_TYPE, HALOBW_COMPILER, kokkos_summary());
 }
 
 int fail(const Comm& comm, const Verdict& v) {
@@ -37,9 +37,9 @@ int fail(const Comm& comm, const Verdict& v) {
 
 // Sizes whose field and buffers do not fit where they live, per node. Collective.
 // `summary` gets the header's account of what the run allocates.
-Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& grid,
-                         Transport transport, const NodeRank& node, int visible_devices,
-                         const std::string& host_name, std::string& summary) {
+Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& grid, Transport transport,
+                         const NodeRank& node, int visible_devices, const std::string& host_name,
+                         std::string& summary) {
   std::uint64_t worst_total = 0;  // everything this rank allocates at its largest size
   std::int64_t worst_total_n = 0;
   std::uint64_t worst_host = 0;
@@ -66,7 +66,7 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
   unsigned long long mine = worst_host;
   unsigned long long node_need = 0;
   const int rc = MPI_Allreduce(&mine, &node_need, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node_comm);
-  MPI_Comm_free(&node_comm);
+  check_mpi(MPI_Comm_free(&node_comm), "MPI_Comm_free");
   check_mpi(rc, "MPI_Allreduce");
 
   std::string message;
@@ -74,9 +74,10 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
   unsigned long long total = worst_total;
   unsigned long long most = 0;
   check_mpi(MPI_Allreduce(&total, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
-  summary = fmt::format("memory per rank at most {} B (N={}: field, packed buffers, staging and limit buffers); "
-                        "host memory per node {} of {} available",
-                        most, worst_total_n, gib(node_need), host_free ? gib(*host_free) : "an unknown amount");
+  summary = fmt::format(
+      "memory per rank at most {} B (N={}: field, packed buffers, staging and limit buffers); "
+      "host memory per node {} of {} available",
+      most, worst_total_n, gib(node_need), host_free ? gib(*host_free) : "an unknown amount");
   if (host_free && node_need > *host_free) {
     message = fmt::format("N={} needs {} of host memory on node {} ({} ranks there), {} available",
                           worst_host_n, gib(node_need), host_name, node.local_size, gib(*host_free));
@@ -109,15 +110,15 @@ void add_provenance(HeaderInfo& h, const Options& opt, const ProcGrid& grid,
   h.build_type = HALOBW_BUILD_TYPE;
   h.compiler = HALOBW_COMPILER;
   h.kokkos = kokkos_summary();
-  for (Backend b : build_backends()) h.backends.push_back(to_string(b));
+  for (Backend b : build_backends()) h.backends.emplace_back(to_string(b));
   h.mpi_library = mpi_library_version();
-  h.command_line.push_back("halo-bandwidth");
+  h.command_line.emplace_back("halo-bandwidth");
   h.command_line.insert(h.command_line.end(), args.begin(), args.end());
   h.start_utc = utc_now();
   h.grid_dims = grid.dims();
   h.repeats = opt.repeats;
-  for (const char* name : {"OPENPFC_FD_PROC_GRID", "OPENPFC_ASSUME_GPU_AWARE_MPI", "MPICH_GPU_SUPPORT_ENABLED",
-                           "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
+  for (const char* name : {"OPENPFC_FD_PROC_GRID", "OPENPFC_ASSUME_GPU_AWARE_MPI",
+                           "MPICH_GPU_SUPPORT_ENABLED", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
     h.environment.emplace_back(name, env(name));
   }
 }
@@ -159,13 +160,14 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
             "MPI_Allgather");
   h.rank_host = hosts;
   if (opt.backend != Backend::host) {
-    h.notes.push_back("gpu_aware from " + aware.reason);
-    if (dev.visible == 1) h.notes.push_back("each rank sees one device: every rank uses its device 0");
+    h.notes.emplace_back("gpu_aware from " + aware.reason);
+    if (dev.visible == 1) h.notes.emplace_back("each rank sees one device: every rank uses its device 0");
   }
-  h.notes.push_back(opt.timeout > 0 ? fmt::format("watchdog {} s: a wait that lasts longer aborts the job, naming "
-                                                  "the size, phase, face and peer (--timeout)",
-                                                  opt.timeout)
-                                    : std::string("watchdog off (--timeout 0)"));
+  h.notes.push_back(opt.timeout > 0
+                        ? fmt::format("watchdog {} s: a wait that lasts longer aborts the job, naming "
+                                      "the size, phase, face and peer (--timeout)",
+                                      opt.timeout)
+                        : std::string("watchdog off (--timeout 0)"));
   if (auto e = env("MPICH_GPU_SUPPORT_ENABLED")) h.notes.push_back("MPICH_GPU_SUPPORT_ENABLED=" + *e);
   bool any_remote = false;
   for (int a = 0; a < 3; ++a) any_remote = any_remote || (opt.axes[a] && grid.dim(a) > 1);
@@ -174,31 +176,34 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
                                   grid.str(), cut_hint(grid)));
   }
   if (columns.send_min) {
-    h.notes.push_back("ranks send different amounts at some sizes: Send_min_B is the least sender's bytes");
+    h.notes.emplace_back(
+        "ranks send different amounts at some sizes: Send_min_B is the least sender's bytes");
   }
   if (columns.min_max) {
-    h.notes.push_back(fmt::format("Time_us is the median of {} timed blocks, Min_us and Max_us the fastest "
-                                  "and the slowest (each the slowest rank's)",
-                                  opt.repeats));
+    h.notes.push_back(
+        fmt::format("Time_us is the median of {} timed blocks, Min_us and Max_us the fastest "
+                    "and the slowest (each the slowest rank's)",
+                    opt.repeats));
   }
   if (columns.breakdown) {
-    h.notes.push_back("breakdown, each timed alone with the same clock: Pack_us packs every message face; "
-                      "Xfer_us is MPI alone on packed contiguous buffers (receives, sends, wait); Stage_us the "
-                      "device-host copies of the staged transport; Unpack_us unpacks, self copies included");
-    h.notes.push_back("Xfer_GBps = Send_B / Xfer_us / 1e3; Eff = Uni_GBps / Xfer_GBps");
+    h.notes.emplace_back(
+        "breakdown, each timed alone with the same clock: Pack_us packs every message face; "
+        "Xfer_us is MPI alone on packed contiguous buffers (receives, sends, wait); Stage_us the "
+        "device-host copies of the staged transport; Unpack_us unpacks, self copies included");
+    h.notes.emplace_back("Xfer_GBps = Send_B / Xfer_us / 1e3; Eff = Uni_GBps / Xfer_GBps");
   }
   if (columns.limit) {
-    h.limits.emplace_back("Copy_GBps", std::string("Send_B / time of a contiguous copy of Send_B bytes within "
-                                                   "each rank's memory (") +
-                                           (opt.backend == Backend::host ? "memcpy in host memory"
-                                                                         : "device-to-device copy") +
-                                           ")");
-    h.limits.emplace_back("Peer_GBps",
-                          opt.backend == Backend::host
-                              ? "direct copy between the GPUs of a neighbouring pair: n/a on the host backend"
-                              : "direct copy between the GPUs of a neighbouring pair: n/a, not measured by this "
-                                "version (it needs IPC handles between processes)");
-    for (const auto& [name, what] : h.limits) h.notes.push_back(name + " = " + what);
+    h.limits.emplace_back(
+        "Copy_GBps", std::string("Send_B / time of a contiguous copy of Send_B bytes within "
+                                 "each rank's memory (") +
+                         (opt.backend == Backend::host ? "memcpy in host memory" : "device-to-device copy") +
+                         ")");
+    h.limits.emplace_back(
+        "Peer_GBps", opt.backend == Backend::host
+                         ? "direct copy between the GPUs of a neighbouring pair: n/a on the host backend"
+                         : "direct copy between the GPUs of a neighbouring pair: n/a, not measured by this "
+                           "version (it needs IPC handles between processes)");
+    for (const auto& [name, what] : h.limits) h.notes.push_back(fmt::format("{} = {}", name, what));
   }
   return h;
 }

@@ -1,7 +1,7 @@
 #include "halobw/benchmark.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
+#include <Kokkos_Core.hpp>
 
 #include <exception>
 #include <memory>
@@ -69,8 +69,9 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
     } catch (const std::exception& e) {
       error = e.what();
     }
-    Verdict v = agree(comm, error.empty(),
-                      fmt::format("N={}: rank {} could not set up the exchange: {}", n, comm.rank(), error), 3);
+    Verdict v =
+        agree(comm, error.empty(),
+              fmt::format("N={}: rank {} could not set up the exchange: {}", n, comm.rank(), error), 3);
     if (!v.ok) {
       print_error(comm, s, "halo-bandwidth: error: " + v.message + "\n");
       return v.code;
@@ -91,7 +92,8 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
       check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
       if (s.output) s.output->note(fmt::format("# check N={} passed {} ghost cells", n, total));
     }
-    show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters, opt.warmup));
+    show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters,
+                        opt.warmup));
     ex->set_phase(fmt::format("N={} warm-up and timed exchanges", n));
     comm.set_phase(fmt::format("N={} barrier of the clock", n));
     mine.seconds = time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&ex] { ex->exchange(); });
@@ -122,11 +124,13 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
 int run_benchmark(const Comm& comm, const RunSetup& setup) {
   switch (setup.options->backend) {
 #if defined(KOKKOS_ENABLE_CUDA)
-    case Backend::cuda: return run_sizes<Kokkos::Cuda, Kokkos::CudaSpace>(comm, setup);
+    case Backend::cuda:
+      return run_sizes<Kokkos::Cuda, Kokkos::CudaSpace>(comm, setup);
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 #if KOKKOS_VERSION >= 40000
-    case Backend::hip: return run_sizes<Kokkos::HIP, Kokkos::HIPSpace>(comm, setup);
+    case Backend::hip:
+      return run_sizes<Kokkos::HIP, Kokkos::HIPSpace>(comm, setup);
 #else
     case Backend::hip:
       return run_sizes<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, setup);

@@ -1,7 +1,7 @@
 #include "halobw/device.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>

@@ -10,7 +10,7 @@ std::string direction_name(int dir) {
 }
 
 std::uint64_t face_bytes(const Index3& extent, int axis, int halo) {
-  std::uint64_t elems = static_cast<std::uint64_t>(halo);
+  auto elems = static_cast<std::uint64_t>(halo);
   for (int a = 0; a < 3; ++a) {
     if (a != axis) elems *= static_cast<std::uint64_t>(extent[a]);
   }
@@ -20,7 +20,7 @@ std::uint64_t face_bytes(const Index3& extent, int axis, int halo) {
 namespace {
 
 // Owned cells are [h, h + n) along each axis of the padded brick.
-Box owned_box(const Index3& extent, int h) {
+Box owned_box(const Index3& extent, std::int64_t h) {
   Box b;
   for (int a = 0; a < 3; ++a) {
     b.lo[a] = h;
@@ -29,7 +29,7 @@ Box owned_box(const Index3& extent, int h) {
   return b;
 }
 
-Face make_face(const ProcGrid& grid, const Index3& extent, int h, int rank, int dir,
+Face make_face(const ProcGrid& grid, const Index3& extent, std::int64_t h, int rank, int dir,
                const std::vector<std::string>& hosts) {
   const int axis = axis_of(dir);
   const int side = side_of(dir);
@@ -60,14 +60,14 @@ Face make_face(const ProcGrid& grid, const Index3& extent, int h, int rank, int 
 
 }  // namespace
 
-RankPlan make_rank_plan(const ProcGrid& grid, std::int64_t n, int halo, const AxisSet& axes,
-                        int rank, const std::vector<std::string>& hosts) {
+RankPlan make_rank_plan(const ProcGrid& grid, std::int64_t n, int halo, const AxisSet& axes, int rank,
+                        const std::vector<std::string>& hosts) {
   RankPlan p;
   p.rank = rank;
   p.halo = halo;
   p.n = n;
   p.brick = brick_of(grid, n, rank);
-  for (int a = 0; a < 3; ++a) p.padded[a] = p.brick.extent[a] + 2 * halo;
+  for (int a = 0; a < 3; ++a) p.padded[a] = p.brick.extent[a] + 2 * std::int64_t{halo};
   for (int dir = 0; dir < kDirections; ++dir) {
     if (!axes[axis_of(dir)]) continue;
     Face f = make_face(grid, p.brick.extent, halo, rank, dir, hosts);

@@ -20,10 +20,10 @@ int main(int argc, char** argv) {
     code = halobw::run_app(comm, args);
   } catch (const std::exception& e) {
     int rank = -1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    halobw::report_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
     std::fprintf(stderr, "halo-bandwidth: error on rank %d: %s\n", rank, e.what());
     std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    halobw::report_mpi(MPI_Abort(MPI_COMM_WORLD, 3), "MPI_Abort");
   }
   return code;
 }

@@ -7,8 +7,7 @@
 
 namespace halobw {
 
-MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self, bool breakdown,
-                       bool limit) {
+MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self, bool breakdown, bool limit) {
   MemoryNeed need;
   need.field = static_cast<std::uint64_t>(plan.padded[0]) * static_cast<std::uint64_t>(plan.padded[1]) *
                static_cast<std::uint64_t>(plan.padded[2]) * sizeof(double);

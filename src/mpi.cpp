@@ -4,19 +4,35 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 namespace halobw {
 
-void check_mpi(int rc, const char* call, int peer) {
-  if (rc == MPI_SUCCESS) return;
+namespace {
+std::string mpi_message(int rc, const char* call, int peer) {
   std::array<char, MPI_MAX_ERROR_STRING> text{};
   int len = 0;
   if (MPI_Error_string(rc, text.data(), &len) != MPI_SUCCESS) len = 0;
   std::string msg = std::string(call) + " failed";
   if (peer >= 0) msg += " (peer rank " + std::to_string(peer) + ")";
-  msg += ": " + (len > 0 ? std::string(text.data(), static_cast<std::size_t>(len))
-                         : "error " + std::to_string(rc));
-  throw MpiError(msg);
+  msg += ": " +
+         (len > 0 ? std::string(text.data(), static_cast<std::size_t>(len)) : "error " + std::to_string(rc));
+  return msg;
+}
+}  // namespace
+
+void check_mpi(int rc, const char* call, int peer) {
+  if (rc != MPI_SUCCESS) throw MpiError(mpi_message(rc, call, peer));
+}
+
+bool report_mpi(int rc, const char* call) noexcept {
+  if (rc == MPI_SUCCESS) return true;
+  try {
+    std::fprintf(stderr, "halo-bandwidth: %s\n", mpi_message(rc, call, -1).c_str());
+  } catch (...) {
+    std::fprintf(stderr, "halo-bandwidth: %s failed\n", call);
+  }
+  return false;
 }
 
 MpiSession::MpiSession(int& argc, char**& argv) {
@@ -26,8 +42,9 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 
 MpiSession::~MpiSession() {
   int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (report_mpi(MPI_Finalized(&finalized), "MPI_Finalized") && !finalized) {
+    report_mpi(MPI_Finalize(), "MPI_Finalize");
+  }
 }
 
 Comm::Comm(MPI_Comm parent) {
@@ -38,7 +55,7 @@ Comm::Comm(MPI_Comm parent) {
 }
 
 Comm::~Comm() {
-  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (comm_ != MPI_COMM_NULL) report_mpi(MPI_Comm_free(&comm_), "MPI_Comm_free");
 }
 
 void Comm::barrier() const {
@@ -48,12 +65,12 @@ void Comm::barrier() const {
 }
 
 Datatype::~Datatype() {
-  if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  if (type_ != MPI_DATATYPE_NULL) report_mpi(MPI_Type_free(&type_), "MPI_Type_free");
 }
 
 Datatype& Datatype::operator=(Datatype&& o) noexcept {
   if (this != &o) {
-    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+    if (type_ != MPI_DATATYPE_NULL) report_mpi(MPI_Type_free(&type_), "MPI_Type_free");
     type_ = o.type_;
     o.type_ = MPI_DATATYPE_NULL;
   }
@@ -82,8 +99,8 @@ std::vector<std::string> gather_hostnames(const Comm& comm) {
   int len = 0;
   check_mpi(MPI_Get_processor_name(mine.data(), &len), "MPI_Get_processor_name");
   std::vector<char> all(static_cast<std::size_t>(MPI_MAX_PROCESSOR_NAME) * comm.size());
-  check_mpi(MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(),
-                          MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm.get()),
+  check_mpi(MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                          MPI_CHAR, comm.get()),
             "MPI_Allgather");
   std::vector<std::string> hosts;
   for (int r = 0; r < comm.size(); ++r) {
@@ -100,7 +117,7 @@ NodeRank node_rank(const Comm& comm) {
   NodeRank nr;
   const int rc1 = MPI_Comm_rank(node, &nr.local_rank);
   const int rc2 = MPI_Comm_size(node, &nr.local_size);
-  MPI_Comm_free(&node);
+  check_mpi(MPI_Comm_free(&node), "MPI_Comm_free");
   check_mpi(rc1, "MPI_Comm_rank");
   check_mpi(rc2, "MPI_Comm_size");
   return nr;

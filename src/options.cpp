@@ -10,26 +10,35 @@ namespace halobw {
 
 std::string to_string(Backend b) {
   switch (b) {
-    case Backend::cuda: return "cuda";
-    case Backend::hip: return "hip";
-    default: return "host";
+    case Backend::cuda:
+      return "cuda";
+    case Backend::hip:
+      return "hip";
+    default:
+      return "host";
   }
 }
 std::string to_string(PackMode p) { return p == PackMode::kernel ? "kernel" : "datatype"; }
 std::string to_string(SelfMode s) { return s == SelfMode::mpi ? "mpi" : "copy"; }
 std::string to_string(GridSource g) {
   switch (g) {
-    case GridSource::flag: return "--grid";
-    case GridSource::environment: return "OPENPFC_FD_PROC_GRID";
-    default: return "auto";
+    case GridSource::flag:
+      return "--grid";
+    case GridSource::environment:
+      return "OPENPFC_FD_PROC_GRID";
+    default:
+      return "auto";
   }
 }
 
 std::string to_string(Format f) {
   switch (f) {
-    case Format::csv: return "csv";
-    case Format::json: return "json";
-    default: return "table";
+    case Format::csv:
+      return "csv";
+    case Format::json:
+      return "json";
+    default:
+      return "table";
   }
 }
 
@@ -92,8 +101,7 @@ std::optional<std::vector<std::int64_t>> parse_sizes(const std::vector<std::stri
   return sizes;
 }
 
-std::optional<int> parse_count(const std::string& flag, const std::string& s, int lo,
-                               std::string& error) {
+std::optional<int> parse_count(const std::string& flag, const std::string& s, int lo, std::string& error) {
   const auto v = parse_int(s, lo, INT_MAX);
   if (!v) {
     error = flag + ": '" + s + "' is not a whole number from " + std::to_string(lo) + " to " +
@@ -162,10 +170,8 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
   axis_opt->excludes(faces_opt);
   app.add_option("--halo", halo, "halo width h in cells (default 1)")->type_name("H");
   app.add_option("--iters", iters, "timed exchanges K (default 50)")->type_name("K");
-  app.add_option("--warmup", warmup, "untimed exchanges before the clock (default 5)")
-      ->type_name("W");
-  app.add_option("--grid", grid, "process grid; default: least face area, z cut most")
-      ->type_name("GX,GY,GZ");
+  app.add_option("--warmup", warmup, "untimed exchanges before the clock (default 5)")->type_name("W");
+  app.add_option("--grid", grid, "process grid; default: least face area, z cut most")->type_name("GX,GY,GZ");
   app.add_option("--pack", pack,
                  "datatype: strided MPI subarrays (host default); kernel: pack into contiguous "
                  "buffers (device default)")
@@ -177,8 +183,8 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
       ->type_name("copy|mpi");
   app.add_flag("--check", o.check, "verify every ghost cell after one exchange per size (untimed)");
   auto* backend_opt =
-      app.add_option("--backend", backend, "where the field lives (default host); this build: " +
-                                               backend_list(backends))
+      app.add_option("--backend", backend,
+                     "where the field lives (default host); this build: " + backend_list(backends))
           ->check(CLI::IsMember({"host", "cuda", "hip"}))
           ->type_name("host|cuda|hip");
   bool cuda = false;
@@ -203,20 +209,23 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
   app.add_flag("--limit", o.limit,
                "also measure Copy_GBps (contiguous copy of Send_B bytes where the field lives) and "
                "Peer_GBps (direct copy between neighbouring GPUs)");
-  app.add_option("--repeats", repeats, "timed blocks per size (default 1); Time_us is the median, "
-                                       "Min_us and Max_us are added when R > 1")
+  app.add_option("--repeats", repeats,
+                 "timed blocks per size (default 1); Time_us is the median, "
+                 "Min_us and Max_us are added when R > 1")
       ->type_name("R");
   std::string format, output;
-  app.add_option("--format", format, "table (default), csv (one row per size, settings on every row) or "
-                                     "json (one document with full provenance)")
+  app.add_option("--format", format,
+                 "table (default), csv (one row per size, settings on every row) or "
+                 "json (one document with full provenance)")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->type_name("table|csv|json");
   app.add_option("--output", output, "rank 0 writes --format to FILE; stdout keeps the table")
       ->type_name("FILE");
   app.add_flag("--quiet", o.quiet, "with --output: no table on stdout");
   std::string timeout;
-  app.add_option("--timeout", timeout, "abort with a message naming the stuck size, phase, face and peer when "
-                                       "a wait lasts longer (default 300 s; 0: never)")
+  app.add_option("--timeout", timeout,
+                 "abort with a message naming the stuck size, phase, face and peer when "
+                 "a wait lasts longer (default 300 s; 0: never)")
       ->type_name("SECONDS");
   app.set_version_flag("--version", version_text);
 
@@ -279,7 +288,8 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
     }
     o.timeout = t;
   }
-  if (!format.empty()) o.format = format == "csv" ? Format::csv : format == "json" ? Format::json : Format::table;
+  if (!format.empty())
+    o.format = format == "csv" ? Format::csv : format == "json" ? Format::json : Format::table;
   if (!output.empty()) o.output = output;
   if (o.quiet && !o.output) return fail("--quiet needs --output: there would be nothing to read");
   if (!schedule.empty()) o.schedule = schedule == "bulk" ? Schedule::bulk : Schedule::pipelined;
@@ -301,8 +311,8 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
   bool have = false;
   for (auto b : backends) have = have || b == o.backend;
   if (!have) {
-    return fail("backend " + to_string(o.backend) + " is not in this build; it has: " +
-                backend_list(backends));
+    return fail("backend " + to_string(o.backend) +
+                " is not in this build; it has: " + backend_list(backends));
   }
   o.pack = o.backend == Backend::host ? PackMode::datatype : PackMode::kernel;
   if (!pack.empty()) o.pack = pack == "kernel" ? PackMode::kernel : PackMode::datatype;
@@ -320,8 +330,8 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
     o.gpu_aware = *e == "1" ? GpuAwareMode::on : GpuAwareMode::off;
     o.gpu_aware_source = "OPENPFC_ASSUME_GPU_AWARE_MPI";
   }
-  if (o.backend == Backend::host && o.pack == PackMode::datatype &&
-      o.gpu_aware == GpuAwareMode::off && o.gpu_aware_source == "--gpu-aware") {
+  if (o.backend == Backend::host && o.pack == PackMode::datatype && o.gpu_aware == GpuAwareMode::off &&
+      o.gpu_aware_source == "--gpu-aware") {
     return fail("--gpu-aware off stages packed buffers: it needs --pack kernel");
   }
   return r;

@@ -14,10 +14,10 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const std::vector<std::string> kSettings{
-    "program", "version", "commit", "backend", "device", "ranks", "nodes", "grid", "grid_source",
-    "directions", "halo", "iters", "warmup", "repeats", "pack", "self", "transport", "schedule",
-    "gpu_aware", "contiguous"};
+const std::vector<std::string> kSettings{"program", "version",   "commit",   "backend",     "device",
+                                         "ranks",   "nodes",     "grid",     "grid_source", "directions",
+                                         "halo",    "iters",     "warmup",   "repeats",     "pack",
+                                         "self",    "transport", "schedule", "gpu_aware",   "contiguous"};
 
 // Every measured column of the CSV, in order (docs/output.md): the table's
 // columns with Send_min_B always present, next to Send_B.
@@ -28,11 +28,26 @@ std::vector<std::string> csv_measures() {
 }
 
 std::vector<std::string> settings_values(const HeaderInfo& h) {
-  return {"halo-bandwidth", h.version,    h.commit,     h.backend,   h.device,
-          std::to_string(h.ranks),      std::to_string(h.nodes),   h.grid,
-          h.grid_source,  h.directions, std::to_string(h.halo),   std::to_string(h.iters),
-          std::to_string(h.warmup),     std::to_string(h.repeats), h.pack,
-          h.self,         h.transport,  h.schedule,   h.gpu_aware, h.contiguous ? "1" : "0"};
+  return {"halo-bandwidth",
+          h.version,
+          h.commit,
+          h.backend,
+          h.device,
+          std::to_string(h.ranks),
+          std::to_string(h.nodes),
+          h.grid,
+          h.grid_source,
+          h.directions,
+          std::to_string(h.halo),
+          std::to_string(h.iters),
+          std::to_string(h.warmup),
+          std::to_string(h.repeats),
+          h.pack,
+          h.self,
+          h.transport,
+          h.schedule,
+          h.gpu_aware,
+          h.contiguous ? "1" : "0"};
 }
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
@@ -68,10 +83,9 @@ std::string csv_row(const HeaderInfo& run, const Row& row, const Columns& c) {
 }
 
 std::string json_head(const HeaderInfo& h) {
-  ordered_json program = {{"name", "halo-bandwidth"},     {"version", h.version},
-                          {"commit", h.commit},           {"build_type", h.build_type},
-                          {"compiler", h.compiler},       {"kokkos", h.kokkos},
-                          {"backends", h.backends},       {"mpi_library", h.mpi_library}};
+  ordered_json program = {{"name", "halo-bandwidth"},   {"version", h.version},        {"commit", h.commit},
+                          {"build_type", h.build_type}, {"compiler", h.compiler},      {"kokkos", h.kokkos},
+                          {"backends", h.backends},     {"mpi_library", h.mpi_library}};
   ordered_json hosts = ordered_json::array();
   std::map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < h.rank_host.size(); ++r) {
@@ -111,8 +125,8 @@ std::string json_head(const HeaderInfo& h) {
     for (const auto& [name, what] : h.limits) limits[name] = what;
     run["limits"] = limits;
   }
-  ordered_json head = {{"schema", "halo-bandwidth-result"}, {"schema_version", 1}, {"program", program},
-                       {"run", run}};
+  ordered_json head = {
+      {"schema", "halo-bandwidth-result"}, {"schema_version", 1}, {"program", program}, {"run", run}};
   std::string text = head.dump(1);
   // Reopen the object to stream the rows: drop the closing brace.
   text.erase(text.find_last_of('}'));
@@ -168,9 +182,14 @@ void Sink::begin(const HeaderInfo& run, const Columns& c) {
   columns_ = c;
   open_ = true;
   switch (format_) {
-    case Format::csv: put(csv_header()); break;
-    case Format::json: put(json_head(run)); break;
-    default: put(format_header(run) + format_columns(c));
+    case Format::csv:
+      put(csv_header());
+      break;
+    case Format::json:
+      put(json_head(run));
+      break;
+    default:
+      put(format_header(run) + format_columns(c));
   }
 }
 
@@ -180,9 +199,14 @@ void Sink::note(const std::string& line) {
 
 void Sink::row(const Row& row) {
   switch (format_) {
-    case Format::csv: put(csv_row(run_, row, columns_)); break;
-    case Format::json: put(std::string(rows_ == 0 ? "\n  " : ",\n  ") + json_row(row, columns_)); break;
-    default: put(format_row(row, columns_));
+    case Format::csv:
+      put(csv_row(run_, row, columns_));
+      break;
+    case Format::json:
+      put(std::string(rows_ == 0 ? "\n  " : ",\n  ") + json_row(row, columns_));
+      break;
+    default:
+      put(format_row(row, columns_));
   }
   ++rows_;
 }

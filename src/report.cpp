@@ -11,8 +11,8 @@ std::string format_header(const HeaderInfo& h) {
   std::string out;
   out += fmt::format("# halo-bandwidth {}\n", h.version);
   out += fmt::format("# backend {} device {}\n", h.backend, h.device);
-  out += fmt::format("# ranks {} nodes {} grid {} directions {} halo {} iters {} warmup {}\n",
-                     h.ranks, h.nodes, h.grid, h.directions, h.halo, h.iters, h.warmup);
+  out += fmt::format("# ranks {} nodes {} grid {} directions {} halo {} iters {} warmup {}\n", h.ranks,
+                     h.nodes, h.grid, h.directions, h.halo, h.iters, h.warmup);
   out += fmt::format("# pack {} self {}\n", h.pack, h.self);
   out += fmt::format("# gpu_aware {} contiguous {}\n", h.gpu_aware, h.contiguous ? 1 : 0);
   out += "# rank_device";
@@ -30,7 +30,8 @@ std::vector<std::string> column_names(const Columns& c) {
                                  "Duplex_GBps", "RemoteFaces", "SelfFaces", "OffNodeFaces"};
   if (c.send_min) names.emplace_back("Send_min_B");
   if (c.min_max) names.insert(names.end(), {"Min_us", "Max_us"});
-  if (c.breakdown) names.insert(names.end(), {"Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff"});
+  if (c.breakdown)
+    names.insert(names.end(), {"Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff"});
   if (c.limit) names.insert(names.end(), {"Copy_GBps", "Peer_GBps"});
   return names;
 }
@@ -57,10 +58,10 @@ std::string rate(std::optional<double> gbps) { return gbps ? fmt::format("{:.3f}
 
 std::vector<std::string> row_fields(const Row& row, const Columns& c) {
   const double uni = uni_gbps(row.send_max, row.seconds);
-  std::vector<std::string> f{std::to_string(row.n),         std::to_string(row.send_max),
-                             us(row.seconds),               fmt::format("{:.3f}", uni),
-                             fmt::format("{:.3f}", 2.0 * uni), std::to_string(row.remote_faces),
-                             std::to_string(row.self_faces), std::to_string(row.offnode_faces)};
+  std::vector<std::string> f{
+      std::to_string(row.n),          std::to_string(row.send_max),     us(row.seconds),
+      fmt::format("{:.3f}", uni),     fmt::format("{:.3f}", 2.0 * uni), std::to_string(row.remote_faces),
+      std::to_string(row.self_faces), std::to_string(row.offnode_faces)};
   if (c.send_min) f.push_back(std::to_string(row.send_min));
   if (c.min_max) {
     f.push_back(us(row.min_seconds.value_or(row.seconds)));

@@ -58,13 +58,13 @@ void Watchdog::barrier() const {
     if (done) return;
     if (polls % kPollsPerClockRead == 0 && MPI_Wtime() > deadline) {
       int rank = 0;
-      MPI_Comm_rank(comm_, &rank);
+      report_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
       std::fprintf(stderr,
                    "halo-bandwidth: timeout on rank %d after %g s: %s: waiting in a barrier for ranks "
                    "that did not arrive\n",
                    rank, timeout_, phase_.c_str());
       std::fflush(stderr);
-      MPI_Abort(comm_, 4);
+      report_mpi(MPI_Abort(comm_, 4), "MPI_Abort");
       std::abort();
     }
   }
@@ -72,19 +72,20 @@ void Watchdog::barrier() const {
 
 void Watchdog::expire(const std::vector<MPI_Request>& requests, int count, const char* call) const {
   int rank = 0;
-  MPI_Comm_rank(comm_, &rank);
+  report_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
   std::string missing;
   for (int i = 0; i < count; ++i) {
     if (requests[static_cast<std::size_t>(i)] == MPI_REQUEST_NULL) continue;
     int done = 0;
     MPI_Request r = requests[static_cast<std::size_t>(i)];
-    if (MPI_Request_get_status(r, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) continue;
+    if (report_mpi(MPI_Request_get_status(r, &done, MPI_STATUS_IGNORE), "MPI_Request_get_status") && done)
+      continue;
     missing += (missing.empty() ? "" : "; ") + describe_(i);
   }
-  std::fprintf(stderr, "halo-bandwidth: timeout on rank %d after %g s in %s: %s: still waiting for %s\n", rank,
-               timeout_, call, phase_.c_str(), missing.empty() ? "(nothing pending)" : missing.c_str());
+  std::fprintf(stderr, "halo-bandwidth: timeout on rank %d after %g s in %s: %s: still waiting for %s\n",
+               rank, timeout_, call, phase_.c_str(), missing.empty() ? "(nothing pending)" : missing.c_str());
   std::fflush(stderr);
-  MPI_Abort(comm_, 4);
+  report_mpi(MPI_Abort(comm_, 4), "MPI_Abort");
   std::abort();
 }
 

@@ -4,8 +4,8 @@
 // fit the rank count. Every rank runs every case; verdicts are agreed.
 #include <gtest/gtest.h>
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
+#include <Kokkos_Core.hpp>
 
 #include "halobw/check.hpp"
 #include "halobw/clock.hpp"
@@ -26,9 +26,10 @@ std::vector<Dims3> grids_for(int np) {
   return out;
 }
 
-const std::vector<std::pair<std::string, AxisSet>> kAxisSets{
-    {"x", {true, false, false}}, {"y", {false, true, false}}, {"z", {false, false, true}},
-    {"all", {true, true, true}}};
+const std::vector<std::pair<std::string, AxisSet>> kAxisSets{{"x", {true, false, false}},
+                                                             {"y", {false, true, false}},
+                                                             {"z", {false, false, true}},
+                                                             {"all", {true, true, true}}};
 
 }  // namespace
 
@@ -47,24 +48,25 @@ TEST(Exchange, EveryGhostCellOnEveryTransport) {
           if (validate_layout(o, comm.size())) continue;  // a local extent below h
           for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
             for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
-             for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {
-              if (t == Transport::datatype && sched == Schedule::bulk) continue;  // no schedule there
-              const RankPlan plan = make_rank_plan(grid, n, h, axes, comm.rank());
-              HostExchanger ex(comm, plan, ExchangerConfig{t, self, sched, false});
-              fill_field(ex.exec(), ex.field(), ex.plan());
-              ex.exchange();
-              ex.exchange();  // requests and buffers are reused
-              const CheckOutcome out = verify_field(ex.field(), ex.plan());
-              std::uint64_t expected_cells = 0;
-              for (const Face& f : plan.faces) expected_cells += static_cast<std::uint64_t>(f.recv_box.cells());
-              const std::string where = fmt::format("grid {} dirs {} h {} N {} transport {} self {} schedule {}",
-                                                    grid.str(), name, h, n, to_string(t), to_string(self),
-                                                    to_string(sched));
-              const Verdict v = agree(comm, !out.failure, out.failure.value_or("") + " [" + where + "]");
-              EXPECT_TRUE(v.ok) << v.message;
-              EXPECT_EQ(out.ghost_cells, expected_cells) << where;
-              ++cases;
-             }
+              for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {
+                if (t == Transport::datatype && sched == Schedule::bulk) continue;  // no schedule there
+                const RankPlan plan = make_rank_plan(grid, n, h, axes, comm.rank());
+                HostExchanger ex(comm, plan, ExchangerConfig{t, self, sched, false});
+                fill_field(ex.exec(), ex.field(), ex.plan());
+                ex.exchange();
+                ex.exchange();  // requests and buffers are reused
+                const CheckOutcome out = verify_field(ex.field(), ex.plan());
+                std::uint64_t expected_cells = 0;
+                for (const Face& f : plan.faces)
+                  expected_cells += static_cast<std::uint64_t>(f.recv_box.cells());
+                const std::string where =
+                    fmt::format("grid {} dirs {} h {} N {} transport {} self {} schedule {}", grid.str(),
+                                name, h, n, to_string(t), to_string(self), to_string(sched));
+                const Verdict v = agree(comm, !out.failure, out.failure.value_or("") + " [" + where + "]");
+                EXPECT_TRUE(v.ok) << v.message;
+                EXPECT_EQ(out.ghost_cells, expected_cells) << where;
+                ++cases;
+              }
             }
           }
         }
@@ -78,7 +80,8 @@ TEST(Exchange, CheckFindsACorruptedGhostCell) {
   const Comm comm(MPI_COMM_WORLD);
   const ProcGrid grid = auto_grid(comm.size());
   const RankPlan plan = make_rank_plan(grid, 8, 1, {true, true, true}, comm.rank());
-  HostExchanger ex(comm, plan, ExchangerConfig{Transport::direct, SelfMode::copy, Schedule::pipelined, false});
+  HostExchanger ex(comm, plan,
+                   ExchangerConfig{Transport::direct, SelfMode::copy, Schedule::pipelined, false});
   fill_field(ex.exec(), ex.field(), ex.plan());
   ex.exchange();
   const int victim = comm.size() - 1;
@@ -188,7 +191,8 @@ TEST(Exchange, BreakdownPhasesComposeToAnExchange) {
   // The datatype transport with breakdown buffers still exchanges correctly, and
   // its transfer() moves contiguous buffers without touching the field.
   const RankPlan plan = make_rank_plan(grid, 10, 1, {false, false, true}, comm.rank());
-  HostExchanger ex(comm, plan, ExchangerConfig{Transport::datatype, SelfMode::copy, Schedule::pipelined, true});
+  HostExchanger ex(comm, plan,
+                   ExchangerConfig{Transport::datatype, SelfMode::copy, Schedule::pipelined, true});
   fill_field(ex.exec(), ex.field(), ex.plan());
   ex.transfer();
   ex.exchange();

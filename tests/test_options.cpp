@@ -48,9 +48,8 @@ TEST(Options, Defaults) {
 }
 
 TEST(Options, EveryFlag) {
-  const ParseResult r = parse({"--sizes", "16,32", "--axis", "z", "--halo", "2", "--iters", "7",
-                               "--warmup", "0", "--grid", "1,1,2", "--pack", "kernel", "--self",
-                               "mpi", "--check"});
+  const ParseResult r = parse({"--sizes", "16,32", "--axis", "z", "--halo", "2", "--iters", "7", "--warmup",
+                               "0", "--grid", "1,1,2", "--pack", "kernel", "--self", "mpi", "--check"});
   ASSERT_EQ(r.action, ParseResult::Action::run) << r.text;
   const Options& o = r.options;
   EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{16, 32}));
@@ -79,8 +78,7 @@ TEST(Options, GridFromEnvironmentAndFlagWins) {
   EXPECT_EQ(*flag.options.grid, (Dims3{1, 2, 1}));
   EXPECT_EQ(flag.options.grid_source, GridSource::flag);
   // The flag wins even over a malformed variable.
-  EXPECT_EQ(parse({"--grid", "1,1,1"}, {{"OPENPFC_FD_PROC_GRID", "junk"}}).action,
-            ParseResult::Action::run);
+  EXPECT_EQ(parse({"--grid", "1,1,1"}, {{"OPENPFC_FD_PROC_GRID", "junk"}}).action, ParseResult::Action::run);
 }
 
 TEST(Options, BadSizes) {
@@ -134,8 +132,7 @@ TEST(Options, BackendsOfThisBuild) {
   ASSERT_EQ(cuda.action, ParseResult::Action::run);
   EXPECT_EQ(cuda.options.backend, Backend::cuda);
   EXPECT_EQ(cuda.options.pack, PackMode::kernel);  // device default
-  EXPECT_EQ(parse({"--backend", "host"}, {}, {Backend::host, Backend::hip}).options.backend,
-            Backend::host);
+  EXPECT_EQ(parse({"--backend", "host"}, {}, {Backend::host, Backend::hip}).options.backend, Backend::host);
 }
 
 TEST(Options, GpuAwareFlagAndEnvironment) {
@@ -154,8 +151,8 @@ TEST(Options, HelpAndVersion) {
   const ParseResult help = parse({"--help"});
   EXPECT_EQ(help.action, ParseResult::Action::exit_ok);
   for (const char* flag : {"--sizes", "--axis", "--faces", "--halo", "--iters", "--warmup", "--grid",
-                           "--pack", "--self", "--check", "--backend", "--cuda", "--hip",
-                           "--gpu-aware", "--version", "OPENPFC_FD_PROC_GRID", "Example"}) {
+                           "--pack", "--self", "--check", "--backend", "--cuda", "--hip", "--gpu-aware",
+                           "--version", "OPENPFC_FD_PROC_GRID", "Example"}) {
     EXPECT_NE(help.text.find(flag), std::string::npos) << flag;
   }
   const ParseResult version = parse({"--version"});

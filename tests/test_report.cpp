@@ -84,10 +84,10 @@ TEST(Report, HeaderLines) {
 TEST(Report, OptionalColumnsFollowTheStandardOnes) {
   const Columns all{true, true, true, true};
   const auto names = column_names(all);
-  const std::vector<std::string> want{"N", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
-                                      "SelfFaces", "OffNodeFaces", "Send_min_B", "Min_us", "Max_us",
-                                      "Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff",
-                                      "Copy_GBps", "Peer_GBps"};
+  const std::vector<std::string> want{"N",           "Send_B",    "Time_us",      "Uni_GBps",   "Duplex_GBps",
+                                      "RemoteFaces", "SelfFaces", "OffNodeFaces", "Send_min_B", "Min_us",
+                                      "Max_us",      "Pack_us",   "Xfer_us",      "Stage_us",   "Unpack_us",
+                                      "Xfer_GBps",   "Eff",       "Copy_GBps",    "Peer_GBps"};
   EXPECT_EQ(names, want);
   Row row;
   row.n = 64;
@@ -99,7 +99,8 @@ TEST(Report, OptionalColumnsFollowTheStandardOnes) {
   row.phases = Phases{2e-6, 16e-6, 0.0, 3e-6};
   row.copy_gbps = 12.3456;
   // Uni 3.277, Xfer_GBps = 65536 / 16 us = 4.096, Eff = 16 / 20 = 0.80.
-  EXPECT_EQ(format_row(row, all), "64 65536 20.0 3.277 6.554 2 0 0 65536 18.0 25.0 2.0 16.0 0.0 3.0 4.096 0.80 12.346 n/a\n");
+  EXPECT_EQ(format_row(row, all),
+            "64 65536 20.0 3.277 6.554 2 0 0 65536 18.0 25.0 2.0 16.0 0.0 3.0 4.096 0.80 12.346 n/a\n");
   // The standard columns are the same with or without the optional ones.
   const auto fields = row_fields(row, all);
   const auto plain = row_fields(row, Columns{});

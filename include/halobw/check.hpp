@@ -3,9 +3,9 @@
 // edges are not exchanged and not checked) and that no owned cell changed.
 #pragma once
 
+#include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <fmt/format.h>
 #include <optional>
 #include <string>
 
@@ -42,8 +42,8 @@ CheckOutcome verify_field(const Field& field, const RankPlan& p) {
   const std::int64_t h = p.halo;
   auto wrong = [&](const std::string& where, std::int64_t i, std::int64_t j, std::int64_t k,
                    double expected) {
-    out.failure = fmt::format("rank {} {} cell ({},{},{}) expected {} found {}", p.rank, where, i, j,
-                              k, expected, host(i, j, k));
+    out.failure = fmt::format("rank {} {} cell ({},{},{}) expected {} found {}", p.rank, where, i, j, k,
+                              expected, host(i, j, k));
   };
   auto global = [&](int a, std::int64_t local) { return ((p.brick.offset[a] + local - h) % n + n) % n; };
   for (const Face& face : p.faces) {

@@ -238,7 +238,8 @@ class Exchanger {
     for (std::size_t m = 0; m < messages_.size(); ++m) {
       const Message& msg = messages_[m];
       const Face& face = plan_.faces[msg.face];
-      void* where = contiguous ? static_cast<void*>(mpi_buffer(recv_, recv_host_) + msg.offset) : field_.data();
+      void* where =
+          contiguous ? static_cast<void*>(mpi_buffer(recv_, recv_host_) + msg.offset) : field_.data();
       check_mpi(MPI_Irecv(where, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.recv_type.get(),
                           face.recv_peer, face.tag, comm_.get(), &requests_[m]),
                 "MPI_Irecv", face.recv_peer);
@@ -255,8 +256,8 @@ class Exchanger {
     if (hooks_.skip_sends_rank == comm_.rank()) return;  // test hook: a send that never happens
     const int peer = hooks_.bad_peer_rank == comm_.rank() ? comm_.size() : face.send_peer;
     void* what = contiguous ? static_cast<void*>(mpi_buffer(send_, send_host_) + msg.offset) : field_.data();
-    check_mpi(MPI_Isend(what, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.send_type.get(),
-                        peer, face.tag, comm_.get(), &requests_[messages_.size() + m]),
+    check_mpi(MPI_Isend(what, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.send_type.get(), peer,
+                        face.tag, comm_.get(), &requests_[messages_.size() + m]),
               "MPI_Isend", peer);
   }
 
@@ -268,8 +269,8 @@ class Exchanger {
     const bool receive = static_cast<std::size_t>(i) < n;
     const Face& face = plan_.faces[messages_[receive ? static_cast<std::size_t>(i) : i - n].face];
     if (receive) {
-      return "the " + direction_name(face.dir ^ 1) + " ghost face from rank " + std::to_string(face.recv_peer) +
-             " (receive, tag " + std::to_string(face.tag) + ")";
+      return "the " + direction_name(face.dir ^ 1) + " ghost face from rank " +
+             std::to_string(face.recv_peer) + " (receive, tag " + std::to_string(face.tag) + ")";
     }
     return "rank " + std::to_string(face.send_peer) + " to take the face sent " + direction_name(face.dir) +
            " (send, tag " + std::to_string(face.tag) + ")";
@@ -283,7 +284,8 @@ class Exchanger {
 
   template <class View>
   static auto slice(const View& v, const Message& m) {
-    return Kokkos::subview(v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + static_cast<std::size_t>(m.count)));
+    return Kokkos::subview(
+        v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + static_cast<std::size_t>(m.count)));
   }
 
   static Index3 box_extent(const Box& b) { return {b.extent(0), b.extent(1), b.extent(2)}; }
@@ -312,7 +314,7 @@ class Exchanger {
     check_mpi(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
               "MPI_Type_create_subarray");
     const int rc = MPI_Type_commit(&t);
-    if (rc != MPI_SUCCESS) MPI_Type_free(&t);
+    if (rc != MPI_SUCCESS) report_mpi(MPI_Type_free(&t), "MPI_Type_free");
     check_mpi(rc, "MPI_Type_commit");
     return Datatype(t);
   }

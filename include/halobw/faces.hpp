@@ -51,9 +51,8 @@ struct RankPlan {
 };
 
 // `hosts[r]` is the host name of rank r; empty means one host for all.
-[[nodiscard]] RankPlan make_rank_plan(const ProcGrid& grid, std::int64_t n, int halo,
-                                      const AxisSet& axes, int rank,
-                                      const std::vector<std::string>& hosts = {});
+[[nodiscard]] RankPlan make_rank_plan(const ProcGrid& grid, std::int64_t n, int halo, const AxisSet& axes,
+                                      int rank, const std::vector<std::string>& hosts = {});
 
 // 8 * h * (product of the two other local extents).
 [[nodiscard]] std::uint64_t face_bytes(const Index3& extent, int axis, int halo);
@@ -63,7 +62,6 @@ struct SendRange {
   std::uint64_t min = 0;
   std::uint64_t max = 0;
 };
-[[nodiscard]] SendRange send_range(const ProcGrid& grid, std::int64_t n, int halo,
-                                   const AxisSet& axes);
+[[nodiscard]] SendRange send_range(const ProcGrid& grid, std::int64_t n, int halo, const AxisSet& axes);
 
 }  // namespace halobw

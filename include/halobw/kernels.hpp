@@ -76,15 +76,16 @@ struct RowCopy {
 };
 
 template <class ExecSpace>
-void copy_box(const ExecSpace& exec, const StridedBox& dst, const StridedBox& src,
-              const Index3& extent, const char* label) {
+void copy_box(const ExecSpace& exec, const StridedBox& dst, const StridedBox& src, const Index3& extent,
+              const char* label) {
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   if constexpr (runs_on_host<ExecSpace>) {
     const RowCopy rows{dst, src, extent[0], extent[1]};
     if (extent[0] < RowCopy::kShortRow) {
-      Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, PlaneTag, Kokkos::IndexType<std::int64_t>>(
-                                      exec, 0, extent[2]),
-                           rows);
+      Kokkos::parallel_for(
+          label,
+          Kokkos::RangePolicy<ExecSpace, PlaneTag, Kokkos::IndexType<std::int64_t>>(exec, 0, extent[2]),
+          rows);
     } else {
       Kokkos::parallel_for(label, Policy(exec, 0, extent[1] * extent[2]), rows);
     }
@@ -96,8 +97,7 @@ void copy_box(const ExecSpace& exec, const StridedBox& dst, const StridedBox& sr
 
 // The value --check expects at global cell (gx, gy, gz) of a cube of side n:
 // distinct for every cell and exact in a double for n < 2^17.
-KOKKOS_INLINE_FUNCTION double check_value(std::int64_t gx, std::int64_t gy, std::int64_t gz,
-                                          std::int64_t n) {
+KOKKOS_INLINE_FUNCTION double check_value(std::int64_t gx, std::int64_t gy, std::int64_t gz, std::int64_t n) {
   return 1.0 + static_cast<double>(gx + n * (gy + n * gz));
 }
 constexpr double kGhostSentinel = -1.0;
@@ -114,10 +114,10 @@ struct FillField {
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j,
                                          const std::int64_t k) const {
-    const bool owned = i >= h && i < h + extent[0] && j >= h && j < h + extent[1] && k >= h &&
-                       k < h + extent[2];
-    f(i, j, k) = owned ? check_value(offset[0] + i - h, offset[1] + j - h, offset[2] + k - h, n)
-                       : kGhostSentinel;
+    const bool owned =
+        i >= h && i < h + extent[0] && j >= h && j < h + extent[1] && k >= h && k < h + extent[2];
+    f(i, j, k) =
+        owned ? check_value(offset[0] + i - h, offset[1] + j - h, offset[2] + k - h, n) : kGhostSentinel;
   }
 };
 

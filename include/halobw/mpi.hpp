@@ -19,6 +19,9 @@ class MpiError : public std::runtime_error {
 
 // Throws MpiError naming the call, the MPI error string and the peer when rc is not MPI_SUCCESS.
 void check_mpi(int rc, const char* call, int peer = -1);
+// The same message on stderr, for places that must not throw (destructors,
+// the abort path); returns whether the call succeeded.
+bool report_mpi(int rc, const char* call) noexcept;
 
 // MPI_Init_thread / MPI_Finalize.
 class MpiSession {
@@ -78,8 +81,7 @@ struct Verdict {
   int rank = -1;  // the lowest failing rank
   std::string message;
 };
-[[nodiscard]] Verdict agree(const Comm& comm, bool ok, const std::string& message = {},
-                            int code = 1);
+[[nodiscard]] Verdict agree(const Comm& comm, bool ok, const std::string& message = {}, int code = 1);
 
 // Host name of every rank, indexed by rank. Collective.
 [[nodiscard]] std::vector<std::string> gather_hostnames(const Comm& comm);

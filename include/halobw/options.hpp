@@ -44,9 +44,9 @@ struct Options {
   std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
   bool check = false;
   Schedule schedule = Schedule::pipelined;  // packing transports
-  bool breakdown = false;  // time pack, transfer, staging and unpack separately
-  bool limit = false;      // measure the copy (and peer) limits in the same run
-  int repeats = 1;         // timed blocks per size; Time_us is their median
+  bool breakdown = false;                   // time pack, transfer, staging and unpack separately
+  bool limit = false;                       // measure the copy (and peer) limits in the same run
+  int repeats = 1;                          // timed blocks per size; Time_us is their median
   Format format = Format::table;
   std::optional<std::string> output;  // rank 0 writes --format here; stdout keeps the table
   bool quiet = false;                 // no table on stdout (with --output)

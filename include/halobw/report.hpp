@@ -5,9 +5,9 @@
 
 #include <array>
 #include <cstdint>
-#include <utility>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "halobw/mpi.hpp"
@@ -26,12 +26,12 @@ struct HeaderInfo {
   int halo = 1;
   int iters = 50;
   int warmup = 5;
-  std::string pack;          // "datatype", "kernel"
-  std::string self;          // "copy", "mpi"
-  std::string gpu_aware;     // "n/a", "0", "1"
-  bool contiguous = false;   // faces travel as packed contiguous buffers
-  std::string transport;     // "datatype", "direct", "staged"
-  std::string schedule;      // "bulk", "pipelined"; "-" on the datatype transport
+  std::string pack;         // "datatype", "kernel"
+  std::string self;         // "copy", "mpi"
+  std::string gpu_aware;    // "n/a", "0", "1"
+  bool contiguous = false;  // faces travel as packed contiguous buffers
+  std::string transport;    // "datatype", "direct", "staged"
+  std::string schedule;     // "bulk", "pipelined"; "-" on the datatype transport
   std::vector<int> rank_device;
   std::vector<std::string> rank_host;
   std::vector<std::string> notes;  // further '#' lines, without the '# '
@@ -67,7 +67,7 @@ struct Columns {
 [[nodiscard]] std::string format_columns(const Columns& c);
 
 struct Phases {
-  double pack = 0;    // seconds per exchange, slowest rank
+  double pack = 0;  // seconds per exchange, slowest rank
   double xfer = 0;
   double stage = 0;
   double unpack = 0;
@@ -84,9 +84,9 @@ struct Row {
   int offnode_faces = 0;
   std::optional<double> min_seconds;  // fastest and slowest block, --repeats > 1
   std::optional<double> max_seconds;
-  std::optional<Phases> phases;       // --breakdown
-  std::optional<double> copy_gbps;    // --limit
-  std::optional<double> peer_gbps;    // --limit, where it can be measured
+  std::optional<Phases> phases;     // --breakdown
+  std::optional<double> copy_gbps;  // --limit
+  std::optional<double> peer_gbps;  // --limit, where it can be measured
 };
 
 // Send_B / time / 1e9, 0 when either is 0.

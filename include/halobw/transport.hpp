@@ -13,9 +13,12 @@ enum class Transport {
 
 [[nodiscard]] inline std::string to_string(Transport t) {
   switch (t) {
-    case Transport::direct: return "direct";
-    case Transport::staged: return "staged";
-    default: return "datatype";
+    case Transport::direct:
+      return "direct";
+    case Transport::staged:
+      return "staged";
+    default:
+      return "datatype";
   }
 }
 
@@ -27,8 +30,6 @@ enum class Schedule {
   pipelined,  // send each face as soon as it is packed, unpack each as it lands
 };
 
-[[nodiscard]] inline std::string to_string(Schedule s) {
-  return s == Schedule::bulk ? "bulk" : "pipelined";
-}
+[[nodiscard]] inline std::string to_string(Schedule s) { return s == Schedule::bulk ? "bulk" : "pipelined"; }
 
 }  // namespace halobw

@@ -1,0 +1,94 @@
+// libFuzzer harness over the pure parsing layer: the command line, the size
+// list, the grid string, the environment overrides and the layout check.
+// Every input must either parse to a valid configuration (checked against
+// the invariants below) or yield a one-line error message: never a crash, a
+// hang or a sanitizer report.
+//
+// Input: the first byte gives the rank count (1..64); the rest is split on
+// newlines. "ENV NAME=VALUE" lines set environment overrides; every other
+// line is one command-line argument.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "halobw/faces.hpp"
+#include "halobw/options.hpp"
+
+namespace {
+
+void require(bool ok) {
+  if (!ok) std::abort();
+}
+
+void check_valid(const halobw::Options& o, int nranks) {
+  require(!o.sizes.empty());
+  for (auto n : o.sizes) require(n >= 1);
+  require(o.halo >= 1 && o.iters >= 1 && o.warmup >= 0 && o.repeats >= 1 && o.timeout >= 0);
+  require(o.axes[0] || o.axes[1] || o.axes[2]);
+  require(!o.quiet || o.output.has_value());
+  const auto problem = halobw::validate_layout(o, nranks);
+  if (problem) {
+    require(!problem->empty() && problem->find('\n') == std::string::npos);
+    return;
+  }
+  const halobw::ProcGrid grid = halobw::choose_grid(o, nranks);
+  require(grid.size() == nranks);
+  for (auto n : o.sizes) {
+    for (int rank : {0, nranks - 1}) {
+      const halobw::RankPlan p = halobw::make_rank_plan(grid, n, o.halo, o.axes, rank);
+      for (int a = 0; a < 3; ++a) require(p.brick.extent[a] >= o.halo);
+      for (const auto& f : p.faces) require(f.send_box.cells() == f.recv_box.cells() && f.bytes > 0);
+    }
+    const halobw::SendRange r = halobw::send_range(grid, n, o.halo, o.axes);
+    require(r.min <= r.max);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const int nranks = 1 + data[0] % 64;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  std::string line;
+  for (std::size_t i = 1; i <= size; ++i) {
+    if (i == size || data[i] == '\n') {
+      if (line.rfind("ENV ", 0) == 0 && line.find('=') != std::string::npos) {
+        const auto eq = line.find('=');
+        env[line.substr(4, eq - 4)] = line.substr(eq + 1);
+      } else {
+        args.push_back(line);
+      }
+      line.clear();
+    } else {
+      line.push_back(static_cast<char>(data[i]));
+    }
+  }
+  const halobw::EnvLookup lookup = [&env](const std::string& name) -> std::optional<std::string> {
+    auto it = env.find(name);
+    if (it == env.end()) return std::nullopt;
+    return it->second;
+  };
+  const auto r = halobw::parse_options(args, lookup, {halobw::Backend::host, halobw::Backend::cuda}, "fuzz");
+  switch (r.action) {
+    case halobw::ParseResult::Action::error:
+      require(!r.text.empty());
+      break;
+    case halobw::ParseResult::Action::exit_ok:
+      require(!r.text.empty());
+      break;
+    default:
+      check_valid(r.options, nranks);
+  }
+  std::string error;
+  const auto grid = halobw::parse_grid(std::string(reinterpret_cast<const char*>(data), size), error);
+  if (!grid) require(!error.empty());
+  if (grid) {
+    for (int d : *grid) require(d >= 1);
+  }
+  return 0;
+}
