@@ -199,10 +199,10 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
                          (opt.backend == Backend::host ? "memcpy in host memory" : "device-to-device copy") +
                          ")");
     h.limits.emplace_back(
-        "Peer_GBps", opt.backend == Backend::host
-                         ? "direct copy between the GPUs of a neighbouring pair: n/a on the host backend"
-                         : "direct copy between the GPUs of a neighbouring pair: n/a, not measured by this "
-                           "version (it needs IPC handles between processes)");
+        "Peer_GBps",
+        "Send_B / time of a direct copy of Send_B bytes from each rank's GPU into its "
+        "neighbour's along the first cut axis (CUDA/HIP IPC, all pairs at once, both "
+        "directions together); n/a on the host backend, off-node pairs, or where IPC fails");
     for (const auto& [name, what] : h.limits) h.notes.push_back(fmt::format("{} = {}", name, what));
   }
   return h;

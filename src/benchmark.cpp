@@ -13,6 +13,7 @@
 #include "halobw/faces.hpp"
 #include "halobw/limits.hpp"
 #include "halobw/memory.hpp"
+#include "halobw/peer.hpp"
 
 namespace halobw {
 
@@ -46,6 +47,22 @@ Phases time_phases(const Comm& comm, const Options& opt, Ex& ex) {
   p.xfer = timed([&ex] { ex.transfer(); });
   p.unpack = timed([&ex] { ex.unpack_faces(); });
   return p;
+}
+
+// The neighbour pair of the peer copy: along the first selected cut axis, this
+// rank writes into its + neighbour and is written into by its - neighbour.
+PeerPair peer_pair(const RankPlan& plan, const std::vector<std::string>& hosts) {
+  PeerPair pair;
+  for (const Face& f : plan.faces) {
+    if (f.self || side_of(f.dir) < 0) continue;
+    pair.up = f.send_peer;
+    pair.down = f.recv_peer;
+    const auto& me = hosts[static_cast<std::size_t>(plan.rank)];
+    pair.same_node = hosts[static_cast<std::size_t>(f.send_peer)] == me &&
+                     hosts[static_cast<std::size_t>(f.recv_peer)] == me;
+    break;
+  }
+  return pair;
 }
 
 template <class ExecSpace, class MemSpace>
@@ -107,6 +124,13 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
       show(s, step + ": copy limit");
       const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&copy] { copy->copy(); }));
       if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
+      std::string why;
+      const auto peer = time_peer_copy(comm, opt.backend, peer_pair(ex->plan(), s.hosts), mine.remote_bytes,
+                                       opt.warmup, opt.iters, why);
+      if (peer) row.peer_gbps = uni_gbps(row.send_max, *peer);
+      if (!peer && opt.backend != Backend::host && s.output) {
+        s.output->note(fmt::format("# Peer_GBps n/a at N={}: {}", n, why));
+      }
     }
     if (s.progress) s.progress->clear();
     if (s.output) s.output->row(row);

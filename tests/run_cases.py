@@ -27,6 +27,8 @@ class Runner:
         self.python, self.tools = args.system_python, args.tools
         self.failures = 0
         self.cases = 0
+        import threading
+        self.lock = threading.Lock()
 
     def run(self, ranks, flags, env=None):
         cmd = [self.mpiexec, "-n", str(ranks), "--oversubscribe", self.exe] + flags
@@ -38,8 +40,9 @@ class Runner:
         return p.returncode, p.stdout, p.stderr
 
     def fail(self, what, detail):
-        self.failures += 1
-        print(f"FAIL {what}\n{detail}", file=sys.stderr)
+        with self.lock:
+            self.failures += 1
+            print(f"FAIL {what}\n{detail}", file=sys.stderr)
 
     def table(self, ranks, flags, env=None, rows=None, expect=()):
         """A run that must succeed, pass the checker, and contain `expect` lines."""
@@ -62,7 +65,8 @@ class Runner:
 
     def rejected(self, ranks, flags, fragment, env=None):
         """A run that must end with exit code 2, one error line naming `fragment`, no row."""
-        self.cases += 1
+        with self.lock:
+            self.cases += 1
         what = f"-n {ranks} {' '.join(flags)} {env or ''}"
         rc, out, err = self.run(ranks, flags, env)
         ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
@@ -282,30 +286,36 @@ def memory(r):
 
 
 def bad_input(r):
+    """Every case is independent and waits mostly on process start-up: run four at a time."""
+    cases = []
+    reject = lambda ranks, flags, fragment, env=None: cases.append((ranks, flags, fragment, env))
     for ranks in (1, 2):
-        r.rejected(ranks, ["--sizes", "0"], "--sizes")
-        r.rejected(ranks, ["--sizes", "64,-1"], "--sizes")
-        r.rejected(ranks, ["--sizes", "99999999999999999999"], "--sizes")
-        r.rejected(ranks, ["--sizes", "abc"], "--sizes")
-        r.rejected(ranks, ["--axis", "w"], "--axis")
-        r.rejected(ranks, ["--axis", "z", "--faces"], "excludes")
-        r.rejected(ranks, ["--iters", "0"], "--iters")
-        r.rejected(ranks, ["--warmup", "-1"], "--warmup")
-        r.rejected(ranks, ["--grid", "2,2,2"], "has 8 ranks")
-        r.rejected(ranks, ["--grid", "0,1,2"], "--grid")
-        r.rejected(ranks, ["--unknown-flag"], "--unknown-flag")
-        r.rejected(ranks, ["--backend", "cuda"], "not in this build")
-        r.rejected(ranks, ["--hip"], "not in this build")
-        r.rejected(ranks, [], "OPENPFC_FD_PROC_GRID", {"OPENPFC_FD_PROC_GRID": "1;1;2"})
-        r.rejected(ranks, ["--sizes", "20000", "--axis", "z"], "GiB")
-        r.rejected(ranks, ["--repeats", "0"], "--repeats")
-        r.rejected(ranks, ["--schedule", "eager"], "--schedule")
-        r.rejected(ranks, ["--output", "/nonexistent-dir/r.csv", "--format", "csv"], "--output /nonexistent-dir/r.csv")
-        r.rejected(ranks, ["--quiet"], "--quiet needs --output")
-        r.rejected(ranks, ["--format", "xml"], "--format")
-        r.rejected(ranks, ["--timeout", "-1"], "--timeout")
-    r.rejected(2, ["--sizes", "1"], "below the halo width")
-    r.rejected(2, ["--sizes", "5", "--halo", "3", "--axis", "z"], "below the halo width")
+        reject(ranks, ["--sizes", "0"], "--sizes")
+        reject(ranks, ["--sizes", "64,-1"], "--sizes")
+        reject(ranks, ["--sizes", "99999999999999999999"], "--sizes")
+        reject(ranks, ["--sizes", "abc"], "--sizes")
+        reject(ranks, ["--axis", "w"], "--axis")
+        reject(ranks, ["--axis", "z", "--faces"], "excludes")
+        reject(ranks, ["--iters", "0"], "--iters")
+        reject(ranks, ["--warmup", "-1"], "--warmup")
+        reject(ranks, ["--grid", "2,2,2"], "has 8 ranks")
+        reject(ranks, ["--grid", "0,1,2"], "--grid")
+        reject(ranks, ["--unknown-flag"], "--unknown-flag")
+        reject(ranks, ["--backend", "cuda"], "not in this build")
+        reject(ranks, ["--hip"], "not in this build")
+        reject(ranks, [], "OPENPFC_FD_PROC_GRID", {"OPENPFC_FD_PROC_GRID": "1;1;2"})
+        reject(ranks, ["--sizes", "20000", "--axis", "z"], "GiB")
+        reject(ranks, ["--repeats", "0"], "--repeats")
+        reject(ranks, ["--schedule", "eager"], "--schedule")
+        reject(ranks, ["--output", "/nonexistent-dir/r.csv", "--format", "csv"], "--output /nonexistent-dir/r.csv")
+        reject(ranks, ["--quiet"], "--quiet needs --output")
+        reject(ranks, ["--format", "xml"], "--format")
+        reject(ranks, ["--timeout", "-1"], "--timeout")
+    reject(2, ["--sizes", "1"], "below the halo width")
+    reject(2, ["--sizes", "5", "--halo", "3", "--axis", "z"], "below the halo width")
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(lambda c: r.rejected(*c), cases))
 
 
 def main():
