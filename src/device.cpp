@@ -117,7 +117,10 @@ GpuQuery query_gpu_support(Backend backend) {
     q.how = "MPIX_CUDA_AWARE_SUPPORT=0 at compile time";
 #endif
   } else if (backend == Backend::hip) {
-#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+#if defined(MPIX_HIP_AWARE_SUPPORT) && MPIX_HIP_AWARE_SUPPORT
+    q.supported = MPIX_Query_hip_support();
+    q.how = "MPIX_Query_hip_support";
+#elif defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
     q.supported = MPIX_Query_rocm_support();
     q.how = "MPIX_Query_rocm_support";
 #elif defined(MPIX_GPU_SUPPORT_HIP)

@@ -21,29 +21,26 @@ MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self,
   return need;
 }
 
-std::optional<std::uint64_t> host_available_bytes() {
-  std::ifstream in("/proc/meminfo");
+namespace {
+
+// A "Key: <n> kB" line of a /proc file, in bytes.
+std::optional<std::uint64_t> proc_kib(const char* path, const std::string& wanted) {
+  std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string key;
     std::uint64_t kib = 0;
-    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
+    if (fields >> key >> kib && key == wanted) return kib * 1024;
   }
   return std::nullopt;
 }
 
-std::optional<std::uint64_t> peak_resident_bytes() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string key;
-    std::uint64_t kib = 0;
-    if (fields >> key >> kib && key == "VmHWM:") return kib * 1024;
-  }
-  return std::nullopt;
-}
+}  // namespace
+
+std::optional<std::uint64_t> host_available_bytes() { return proc_kib("/proc/meminfo", "MemAvailable:"); }
+
+std::optional<std::uint64_t> peak_resident_bytes() { return proc_kib("/proc/self/status", "VmHWM:"); }
 
 std::string gib(std::uint64_t bytes) {
   return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));

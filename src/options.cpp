@@ -260,25 +260,21 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
   }
   if (!axis.empty()) o.axes = {axis == "x", axis == "y", axis == "z"};
   if (o.all_faces) o.axes = {true, true, true};
-  if (!halo.empty()) {
-    auto v = parse_count("--halo", halo, 1, error);
+  // The whole-number options: flag, text given, least value, destination.
+  const struct {
+    const char* flag;
+    const std::string& text;
+    int least;
+    int& value;
+  } counts[] = {{"--halo", halo, 1, o.halo},
+                {"--iters", iters, 1, o.iters},
+                {"--warmup", warmup, 0, o.warmup},
+                {"--repeats", repeats, 1, o.repeats}};
+  for (const auto& c : counts) {
+    if (c.text.empty()) continue;
+    auto v = parse_count(c.flag, c.text, c.least, error);
     if (!v) return fail(error);
-    o.halo = *v;
-  }
-  if (!iters.empty()) {
-    auto v = parse_count("--iters", iters, 1, error);
-    if (!v) return fail(error);
-    o.iters = *v;
-  }
-  if (!warmup.empty()) {
-    auto v = parse_count("--warmup", warmup, 0, error);
-    if (!v) return fail(error);
-    o.warmup = *v;
-  }
-  if (!repeats.empty()) {
-    auto v = parse_count("--repeats", repeats, 1, error);
-    if (!v) return fail(error);
-    o.repeats = *v;
+    c.value = *v;
   }
   if (!timeout.empty()) {
     char* end = nullptr;
