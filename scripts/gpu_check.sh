@@ -11,15 +11,16 @@ backend=${2:-cuda}
 out=${3:-docs/results}
 mkdir -p "$out"
 exe="$build/halo-bandwidth"
-common=(--backend "$backend" --faces --sizes 256,512,1024 --iters 50 --warmup 5 --repeats 3)
+common=(--backend "$backend" --faces --sizes 256,512,1024)
+timed=(--iters 50 --warmup 5 --repeats 3)
 nvidia-smi -L 2>/dev/null || rocm-smi --showproductname 2>/dev/null || true
 echo "== --check"
-"$exe" "${common[@]}" --self mpi --gpu-aware off --iters 1 --warmup 0 --repeats 1 --check | tee "$out/gpu-check.txt"
+"$exe" "${common[@]}" --self mpi --gpu-aware off --iters 1 --warmup 0 --check | tee "$out/gpu-check.txt"
 # Self faces as MPI messages to self, staged through pinned host memory (works
 # with any MPI), then as device-side copies with no MPI at all.
 echo "== staged: --self mpi --gpu-aware off"
-"$exe" "${common[@]}" --self mpi --gpu-aware off --breakdown --limit \
+"$exe" "${common[@]}" "${timed[@]}" --self mpi --gpu-aware off --breakdown --limit \
   --format json --output "$out/gpu-faces-staged.json" | tee "$out/gpu-faces-staged.txt"
 echo "== device copies: --self copy"
-"$exe" "${common[@]}" --self copy --breakdown --limit \
+"$exe" "${common[@]}" "${timed[@]}" --self copy --breakdown --limit \
   --format json --output "$out/gpu-faces-copy.json" | tee "$out/gpu-faces-copy.txt"
