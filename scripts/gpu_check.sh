@@ -11,7 +11,7 @@ backend=${2:-cuda}
 out=${3:-docs/results}
 mkdir -p "$out"
 exe="$build/halo-bandwidth"
-common=(--backend "$backend" --faces --sizes 256,512,1024)
+common=(--backend "$backend" --pack kernel --faces --sizes 256,512,1024)
 timed=(--iters 50 --warmup 5 --repeats 3)
 nvidia-smi -L 2>/dev/null || rocm-smi --showproductname 2>/dev/null || true
 echo "== --check"
