@@ -122,7 +122,7 @@ def phases(r):
             base = flags + pack + ["--sizes", "24,32", "--iters", "20", "--warmup", "2"]
             out = r.table(ranks, base + ["--breakdown", "--limit", "--repeats", "3", "--check"], rows=2,
                           expect=["Min_us Max_us Pack_us Xfer_us Stage_us Unpack_us Xfer_GBps Eff Copy_GBps Peer_GBps",
-                                  "Peer_GBps = direct copy"])
+                                  "Peer_GBps = Send_B / time of a direct copy"])
             if not out:
                 continue
             plain = r.table(ranks, base, rows=2)
