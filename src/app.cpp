@@ -1,6 +1,9 @@
 #include "halobw/app.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <functional>
 
 #include <algorithm>
 #include <cstdio>
@@ -48,13 +51,14 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
   std::int64_t worst_device_n = 0;
   for (const std::int64_t n : opt.sizes) {
     const RankPlan plan = make_rank_plan(grid, n, opt.halo, opt.axes, comm.rank());
-    const MemoryNeed need = memory_need(plan, transport, opt.self, opt.breakdown, opt.limit);
     const bool host = opt.backend == Backend::host;
-    const std::uint64_t on_host = need.staging + (host ? need.in_field_space() : 0);
+    const MemoryNeed need =
+        memory_need(plan, transport, opt.self, opt.breakdown, opt.limit, !host, opt.check);
+    const std::uint64_t on_host = need.staging + need.mirror + (host ? need.in_field_space() : 0);
     const std::uint64_t on_device = host ? 0 : need.in_field_space();
     if (on_host > worst_host) worst_host = on_host, worst_host_n = n;
-    if (need.in_field_space() + need.staging > worst_total) {
-      worst_total = need.in_field_space() + need.staging;
+    if (need.in_field_space() + need.staging + need.mirror > worst_total) {
+      worst_total = need.in_field_space() + need.staging + need.mirror;
       worst_total_n = n;
     }
     if (on_device > worst_device) worst_device = on_device, worst_device_n = n;
@@ -230,6 +234,16 @@ int run_app(Comm& comm, const std::vector<std::string>& args) {
   if (!v.ok) return fail(comm, v);
 
   const ProcGrid grid = choose_grid(opt, comm.size());
+  // Each rank parsed its own command line and environment: they must describe one run.
+  const auto& d = grid.dims();
+  const long long args_hash =
+      static_cast<long long>(std::hash<std::string>{}(fmt::format("{}", fmt::join(args, "\n"))));
+  if (!same_on_all_ranks(comm, {d[0], d[1], d[2], args_hash})) {
+    return fail(comm,
+                Verdict{false, kBadInput, 0,
+                        "ranks were given different command lines or process grids (OPENPFC_FD_PROC_GRID "
+                        "must be the same on every rank)"});
+  }
   comm.set_timeout(opt.timeout);
   const std::vector<std::string> hosts = gather_hostnames(comm);
   const NodeRank node = node_rank(comm);
@@ -244,6 +258,12 @@ int run_app(Comm& comm, const std::vector<std::string>& args) {
   const TransportChoice tc = choose_transport(opt, aware);
   v = agree(comm, !tc.error, tc.error.value_or(""), kBadInput);
   if (!v.ok) return fail(comm, v);
+  if (!same_on_all_ranks(comm, {static_cast<long long>(tc.transport), aware.aware ? 1 : 0})) {
+    return fail(
+        comm, Verdict{false, kBadInput, 0,
+                      "ranks disagree on GPU-aware MPI (OPENPFC_ASSUME_GPU_AWARE_MPI, "
+                      "MPICH_GPU_SUPPORT_ENABLED or the library's answer differ): give --gpu-aware on|off"});
+  }
   std::string memory_summary;
   v = memory_preflight(comm, opt, grid, tc.transport, node, dev.visible, hosts[comm.rank()], memory_summary);
   if (!v.ok) return fail(comm, v);

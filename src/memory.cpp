@@ -7,7 +7,8 @@
 
 namespace halobw {
 
-MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self, bool breakdown, bool limit) {
+MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self, bool breakdown, bool limit,
+                       bool device, bool check) {
   MemoryNeed need;
   need.field = static_cast<std::uint64_t>(plan.padded[0]) * static_cast<std::uint64_t>(plan.padded[1]) *
                static_cast<std::uint64_t>(plan.padded[2]) * sizeof(double);
@@ -18,6 +19,8 @@ MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self,
   if (packs(transport) || breakdown) need.buffers = 2 * message_bytes;
   if (transport == Transport::staged) need.staging = 2 * message_bytes;
   if (limit) need.limit = 2 * plan.remote_bytes;
+  if (limit && device) need.peer = 2 * plan.remote_bytes;
+  if (check && device) need.mirror = need.field;
   return need;
 }
 

@@ -94,6 +94,15 @@ Verdict agree(const Comm& comm, bool ok, const std::string& message, int code) {
   return v;
 }
 
+bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values) {
+  std::vector<long long> lo(values.size());
+  std::vector<long long> hi(values.size());
+  const int n = static_cast<int>(values.size());
+  check_mpi(MPI_Allreduce(values.data(), lo.data(), n, MPI_LONG_LONG, MPI_MIN, comm.get()), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(values.data(), hi.data(), n, MPI_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
+  return lo == hi;
+}
+
 std::vector<std::string> gather_hostnames(const Comm& comm) {
   std::array<char, MPI_MAX_PROCESSOR_NAME> mine{};
   int len = 0;

@@ -60,6 +60,7 @@ EnvLookup process_environment() {
 namespace {
 
 constexpr std::int64_t kMaxSize = INT_MAX;  // MPI subarray dimensions are int
+constexpr int kMaxRepeats = 1000000;        // one double per block is kept
 
 // A whole decimal number in [lo, hi], with nothing before or after it.
 std::optional<std::int64_t> parse_int(const std::string& s, std::int64_t lo, std::int64_t hi) {
@@ -276,11 +277,15 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
     if (!v) return fail(error);
     c.value = *v;
   }
+  if (o.repeats > kMaxRepeats) {
+    return fail("--repeats: at most " + std::to_string(kMaxRepeats) + " timed blocks per size");
+  }
   if (!timeout.empty()) {
     char* end = nullptr;
     const double t = std::strtod(timeout.c_str(), &end);
-    if (end == timeout.c_str() || *end != '\0' || !(t >= 0) || t > 1e9) {
-      return fail("--timeout: '" + timeout + "' is not a number of seconds from 0 to 1e9");
+    // Below a second, a healthy exchange on a loaded machine could be taken for a hang.
+    if (end == timeout.c_str() || *end != '\0' || !(t == 0 || (t >= 1 && t <= 1e9))) {
+      return fail("--timeout: '" + timeout + "' is not 0 (off) or a number of seconds from 1 to 1e9");
     }
     o.timeout = t;
   }
@@ -340,14 +345,27 @@ ProcGrid choose_grid(const Options& opt, int nranks) {
 std::optional<std::string> validate_layout(const Options& opt, int nranks) {
   if (opt.grid) {
     const Dims3& g = *opt.grid;
-    const long long product = 1LL * g[0] * g[1] * g[2];
-    if (product != nranks) {
+    // No dimension may exceed the rank count: then the product cannot overflow.
+    const bool too_big = g[0] > nranks || g[1] > nranks || g[2] > nranks;
+    const long long product = too_big ? 0 : 1LL * g[0] * g[1] * g[2];
+    if (too_big || product != nranks) {
+      if (too_big) {
+        return "grid " + ProcGrid(g).str() + " (" + to_string(opt.grid_source) +
+               ") has a dimension larger than the job's " + std::to_string(nranks) + " ranks";
+      }
       return "grid " + ProcGrid(g).str() + " (" + to_string(opt.grid_source) + ") has " +
              std::to_string(product) + " ranks, but the job has " + std::to_string(nranks);
     }
   }
   const ProcGrid grid = choose_grid(opt, nranks);
   const char* names = "xyz";
+  constexpr std::int64_t kExactCheck = std::int64_t{1} << 17;  // check values exact in a double below
+  for (std::int64_t n : opt.sizes) {
+    if (opt.check && n >= kExactCheck) {
+      return "--check needs N below " + std::to_string(kExactCheck) +
+             ", where every cell's value is exact in a double; N=" + std::to_string(n);
+    }
+  }
   for (std::int64_t n : opt.sizes) {
     for (int a = 0; a < 3; ++a) {
       const std::int64_t smallest = n / grid.dim(a);  // the last blocks get no remainder

@@ -32,10 +32,11 @@ namespace {
 // allocation, which a Kokkos memory pool or stream-ordered allocator is not.
 class PeerBuffers {
  public:
-  explicit PeerBuffers(std::size_t bytes) : bytes_(bytes) {
-    ok_ = HALOBW_GPU(Malloc)(&src_, bytes) == kGpuSuccess &&
-          HALOBW_GPU(Malloc)(&dst_, bytes) == kGpuSuccess &&
-          HALOBW_GPU(Memset)(src_, 1, bytes) == kGpuSuccess &&
+  // Buffers of `capacity` bytes; each copy moves `bytes` <= capacity.
+  PeerBuffers(std::size_t capacity, std::size_t bytes) : bytes_(bytes) {
+    ok_ = HALOBW_GPU(Malloc)(&src_, capacity) == kGpuSuccess &&
+          HALOBW_GPU(Malloc)(&dst_, capacity) == kGpuSuccess &&
+          HALOBW_GPU(Memset)(src_, 1, capacity) == kGpuSuccess &&
           HALOBW_GPU(StreamCreate)(&stream_) == kGpuSuccess && HALOBW_GPU(DeviceSynchronize)() == kGpuSuccess;
   }
   ~PeerBuffers() {
@@ -83,7 +84,12 @@ std::optional<double> time_peer_copy(const Comm& comm, Backend backend, const Pe
     return std::nullopt;
   }
 #if defined(HALOBW_GPU)
-  PeerBuffers buffers(static_cast<std::size_t>(bytes));
+  // Neighbours of an uneven split send different amounts: every buffer holds the largest.
+  unsigned long long mine_bytes = bytes;
+  unsigned long long largest = 0;
+  check_mpi(MPI_Allreduce(&mine_bytes, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()),
+            "MPI_Allreduce");
+  PeerBuffers buffers(static_cast<std::size_t>(largest), static_cast<std::size_t>(bytes));
   GpuIpcHandle mine{};
   GpuIpcHandle theirs{};
   bool ok = buffers.ok() && buffers.handle(mine);

@@ -256,6 +256,27 @@ def faults(r):
             print(f"ok   {what}: exit {rc}: {want}")
 
 
+def disagreement(r):
+    """Ranks whose environments describe different runs are refused, not left to hang."""
+    for var, value0, value1, flags, fragment in (
+            ("OPENPFC_FD_PROC_GRID", "1,1,2", "2,1,1", ["--axis", "z"], "different command lines or process grids"),
+            ("OPENPFC_ASSUME_GPU_AWARE_MPI", "0", "1", ["--pack", "kernel", "--breakdown"],
+             "ranks disagree on GPU-aware MPI")):
+        r.cases += 1
+        cmd = [r.mpiexec, "--oversubscribe", "-n", "1", "-x", f"{var}={value0}", r.exe, "--sizes", "16"] + flags + \
+              [":", "-n", "1", "-x", f"{var}={value1}", r.exe, "--sizes", "16"] + flags
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+            rc, err = p.returncode, p.stderr
+        except subprocess.TimeoutExpired:
+            rc, err = None, "timed out"
+        what = f"{var} differs between ranks"
+        if rc != 2 or fragment not in err:
+            r.fail(what, f"exit {rc}\n{err}")
+        else:
+            print(f"ok   {what}: exit 2, '{fragment}'")
+
+
 def memory(r):
     """The preflight's count (header: memory per rank) against what the ranks
     really held (VmHWM, reported at the end): between a tiny and a large size,
@@ -298,7 +319,7 @@ def bad_input(r):
         reject(ranks, ["--axis", "z", "--faces"], "excludes")
         reject(ranks, ["--iters", "0"], "--iters")
         reject(ranks, ["--warmup", "-1"], "--warmup")
-        reject(ranks, ["--grid", "2,2,2"], "has 8 ranks")
+        reject(ranks, ["--grid", "2,2,2"], "grid 2x2x2 (--grid)")
         reject(ranks, ["--grid", "0,1,2"], "--grid")
         reject(ranks, ["--unknown-flag"], "--unknown-flag")
         reject(ranks, ["--backend", "cuda"], "not in this build")
@@ -326,7 +347,7 @@ def main():
     ap.add_argument("--system-python", default="/usr/bin/python3", help="a Python with jsonschema")
     ap.add_argument("--tools", help="tests/tools/test_tools.py")
     ap.add_argument("--schema", help="docs/output.schema.json")
-    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "faults", "memory",
+    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "faults", "disagreement", "memory",
                                        "bad_input"])
     args = ap.parse_args()
     r = Runner(args)

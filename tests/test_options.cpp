@@ -109,6 +109,9 @@ TEST(Options, BadCountsAndFlags) {
   expect_error({"--timeout", "soon"}, "--timeout");
   expect_error({"--timeout", "nan"}, "--timeout");
   expect_error({"--quiet"}, "--quiet needs --output");
+  expect_error({"--timeout", "1e-9"}, "--timeout");
+  expect_error({"--timeout", "0.5"}, "--timeout");
+  expect_error({"--repeats", "2000000"}, "--repeats");
   EXPECT_EQ(parse({"--timeout", "0"}).options.timeout, 0.0);
   EXPECT_EQ(parse({"--timeout", "2.5"}).options.timeout, 2.5);
   EXPECT_EQ(parse({}).options.timeout, 300.0);
@@ -184,6 +187,23 @@ TEST(Layout, LocalExtentAtLeastHalo) {
   o.sizes = {4};
   EXPECT_FALSE(validate_layout(o, 2));
   EXPECT_EQ(choose_grid(o, 8).dims(), (Dims3{2, 2, 2}));
+}
+
+TEST(Layout, GridDimensionsCannotOverflow) {
+  Options o;
+  o.grid = Dims3{111620, 429509837, 384773};  // the product wraps to 4 in 64 bits
+  const auto e = validate_layout(o, 4);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("larger than the job's 4 ranks"), std::string::npos) << *e;
+}
+
+TEST(Layout, CheckNeedsExactValues) {
+  Options o;
+  o.check = true;
+  o.sizes = {131072};
+  const auto e = validate_layout(o, 1);
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("--check needs N below 131072"), std::string::npos) << *e;
 }
 
 TEST(Layout, FaceMustFitOneMessage) {

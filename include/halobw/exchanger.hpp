@@ -93,12 +93,13 @@ class Exchanger {
       messages_.push_back(std::move(m));
     }
     if (packs(config_.transport) || config_.breakdown) {
-      send_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::send"), offset);
-      recv_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::recv"), offset);
+      // Zeroed: transfer() on the datatype transport sends them unpacked.
+      send_ = Buffer("halobw::send", offset);
+      recv_ = Buffer("halobw::recv", offset);
     }
     if (config_.transport == Transport::staged) {
-      send_host_ = HostBuffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::send_host"), offset);
-      recv_host_ = HostBuffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::recv_host"), offset);
+      send_host_ = HostBuffer("halobw::send_host", offset);
+      recv_host_ = HostBuffer("halobw::recv_host", offset);
     }
     requests_.assign(2 * messages_.size(), MPI_REQUEST_NULL);
     exec_.fence();

@@ -17,13 +17,16 @@ struct MemoryNeed {
   std::uint64_t buffers = 0;  // packed send and receive buffers, where the field lives
   std::uint64_t staging = 0;  // host copies of the packed buffers (staged transport)
   std::uint64_t limit = 0;    // the two buffers of the --limit copy, where the field lives
-  [[nodiscard]] std::uint64_t in_field_space() const { return field + buffers + limit; }
+  std::uint64_t peer = 0;     // the two buffers of the --limit peer copy (device backends)
+  std::uint64_t mirror = 0;   // --check's host copy of a device field
+  [[nodiscard]] std::uint64_t in_field_space() const { return field + buffers + limit + peer; }
 };
 
 // Exactly what Exchanger (and the --limit copy) allocate for `plan`. Packed
 // buffers exist on packing transports and, for --breakdown, on all.
 [[nodiscard]] MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self,
-                                     bool breakdown = false, bool limit = false);
+                                     bool breakdown = false, bool limit = false, bool device = false,
+                                     bool check = false);
 
 // MemAvailable of /proc/meminfo; nullopt where it cannot be read.
 [[nodiscard]] std::optional<std::uint64_t> host_available_bytes();

@@ -83,6 +83,9 @@ struct Verdict {
 };
 [[nodiscard]] Verdict agree(const Comm& comm, bool ok, const std::string& message = {}, int code = 1);
 
+// Whether every rank holds the same values (e.g. the grid, the transport). Collective.
+[[nodiscard]] bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values);
+
 // Host name of every rank, indexed by rank. Collective.
 [[nodiscard]] std::vector<std::string> gather_hostnames(const Comm& comm);
 
