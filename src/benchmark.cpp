@@ -14,6 +14,7 @@
 #include "halobw/limits.hpp"
 #include "halobw/memory.hpp"
 #include "halobw/peer.hpp"
+#include "halobw/test_hooks.hpp"
 
 namespace halobw {
 
@@ -98,6 +99,10 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
       ex->set_phase(fmt::format("N={} --check exchange", n));
       fill_field(ex->exec(), ex->field(), ex->plan());
       ex->exchange();
+      if (TestHooks::from_environment().corrupt_rank == comm.rank() && !ex->plan().faces.empty()) {
+        const Box& b = ex->plan().faces.front().recv_box;  // test hook: one wrong ghost cell
+        Kokkos::deep_copy(Kokkos::subview(ex->field(), b.lo[0], b.lo[1], b.lo[2]), 12345.0);
+      }
       const CheckOutcome outcome = verify_field(ex->field(), ex->plan());
       v = agree(comm, !outcome.failure, outcome.failure.value_or(""), 1);
       if (!v.ok) {

@@ -245,6 +245,17 @@ def faults(r):
                 r.fail(what, f"exit {rc} after {took:.1f} s\n{err}")
             else:
                 print(f"ok   {what}: exit {rc} after {took:.1f} s: {lines[0]}")
+    for ranks, flags in ((2, ["--axis", "z"]), (4, ["--faces", "--pack", "kernel", "--gpu-aware", "off"])):
+        r.cases += 1
+        what = f"-n {ranks} --check finds a spoiled ghost cell {' '.join(flags)}"
+        rc, out, err = r.run(ranks, flags + ["--sizes", "16", "--check"], {"HALOBW_TEST_HOOK_CORRUPT": "1"})
+        lines = [l for l in err.splitlines() if l.startswith("halo-bandwidth:")]
+        want = "halo-bandwidth: check N=16 failed: rank 1 face "
+        rows = [l for l in out.splitlines() if l and not l.startswith("#")]
+        if rc != 1 or len(lines) != 1 or not lines[0].startswith(want) or "found 12345" not in lines[0] or rows:
+            r.fail(what, f"exit {rc}\n{out}\n{err}")
+        else:
+            print(f"ok   {what}: exit 1: {lines[0]}")
     for ranks in (2, 4):
         r.cases += 1
         what = f"-n {ranks} send to a rank that does not exist"
