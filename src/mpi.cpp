@@ -137,7 +137,7 @@ std::string mpi_library_version() {
   int len = 0;
   check_mpi(MPI_Get_library_version(text.data(), &len), "MPI_Get_library_version");
   std::string s(text.data(), static_cast<std::size_t>(len));
-  return s.substr(0, s.find_first_of("\r\n"));
+  return s.substr(0, s.find_first_of(std::string("\r\n\0", 3)));  // some libraries count the NUL
 }
 
 }  // namespace halobw

@@ -58,6 +58,35 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 
 }  // namespace
 
+std::string csv_provenance(const HeaderInfo& h) {
+  std::string out = "# halo-bandwidth result (CSV, docs/output.md)\n";
+  out += "# command_line: " + join(h.command_line, " ") + "\n";
+  out += "# start_utc: " + h.start_utc + "\n";
+  out += fmt::format("# build: {}; {}; {}; backends {}\n", h.build_type, h.compiler, h.kokkos,
+                     join(h.backends, " "));
+  out += "# mpi_library: " + h.mpi_library + "\n";
+  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> hosts;
+  std::vector<std::string> order;
+  for (std::size_t r = 0; r < h.rank_host.size(); ++r) {
+    if (!hosts.count(h.rank_host[r])) order.push_back(h.rank_host[r]);
+    auto& [ranks, devices] = hosts[h.rank_host[r]];
+    ranks.push_back(std::to_string(r));
+    devices.push_back(std::to_string(r < h.rank_device.size() ? h.rank_device[r] : -1));
+  }
+  std::vector<std::string> host_text;
+  host_text.reserve(order.size());
+  for (const auto& name : order) {
+    host_text.push_back(fmt::format("{} ranks {} devices {}", name, join(hosts[name].first, " "),
+                                    join(hosts[name].second, " ")));
+  }
+  out += "# hosts: " + join(host_text, "; ") + "\n";
+  std::vector<std::string> env;
+  env.reserve(h.environment.size());
+  for (const auto& [name, v] : h.environment) env.push_back(name + "=" + v.value_or("(unset)"));
+  out += "# environment: " + join(env, "; ") + "\n";
+  return out;
+}
+
 std::string csv_header() {
   std::vector<std::string> names = kSettings;
   for (const auto& c : csv_measures()) names.push_back(c);
@@ -183,7 +212,7 @@ void Sink::begin(const HeaderInfo& run, const Columns& c) {
   open_ = true;
   switch (format_) {
     case Format::csv:
-      put(csv_header());
+      put(csv_provenance(run) + csv_header());
       break;
     case Format::json:
       put(json_head(run));

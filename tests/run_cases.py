@@ -13,6 +13,7 @@ import io
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -178,7 +179,7 @@ def formats(r):
                 # The CSV carries the table's numbers, column for column.
                 cols = [l for l in table.splitlines() if l.startswith("# N ")][0][2:].split()
                 trows = [dict(zip(cols, l.split())) for l in table.splitlines() if l and not l.startswith("#")]
-                crows = list(csv.DictReader(open(csv_path)))
+                crows = list(csv.DictReader(l for l in open(csv_path) if not l.startswith("#")))
                 doc = json.load(open(json_path))
                 if len(crows) != len(trows) or len(doc["rows"]) != len(trows):
                     r.fail(what, f"{len(trows)} table rows, {len(crows)} CSV rows, {len(doc['rows'])} JSON rows")
@@ -194,6 +195,11 @@ def formats(r):
                         r.fail(what, f"JSON row {j} against table row {t}")
                     if c["ranks"] != str(ranks) or doc["run"]["ranks"] != ranks:
                         r.fail(what, "ranks not carried")
+                head = [l for l in open(csv_path) if l.startswith("# ")]
+                for key in ("# command_line: halo-bandwidth --faces", "# start_utc: ", "# build: ", "# mpi_library: ",
+                            f"# hosts: {socket.gethostname()} ranks 0", "# environment: OPENPFC_FD_PROC_GRID="):
+                    if not any(l.startswith(key) for l in head):
+                        r.fail(what, f"CSV provenance lacks '{key}': {head}")
                 if doc["run"]["grid_source"] != "auto" or not doc["program"]["mpi_library"]:
                     r.fail(what, f"provenance: {doc['run']}")
                 print(f"ok   {what}: CSV and JSON parsed back, CSV rows equal the table's")

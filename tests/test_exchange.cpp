@@ -143,7 +143,10 @@ TEST(Mpi, HostNamesAndNodeRank) {
   const NodeRank nr = node_rank(comm);
   EXPECT_GE(nr.local_rank, 0);
   EXPECT_LT(nr.local_rank, nr.local_size);
-  EXPECT_FALSE(mpi_library_version().empty());
+  const std::string lib = mpi_library_version();
+  EXPECT_FALSE(lib.empty());
+  EXPECT_EQ(lib.find('\0'), std::string::npos);  // it goes into CSV comments and JSON strings
+  EXPECT_EQ(lib.find('\n'), std::string::npos);
 }
 
 TEST(Mpi, ErrorsAreNamed) {

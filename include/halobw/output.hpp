@@ -17,6 +17,9 @@
 namespace halobw {
 
 // The CSV header row and one row; every column always present, empty where not measured.
+// Before the header, '#' lines carry the provenance that does not fit a column
+// (command line, start time, build, MPI library, hosts, environment).
+[[nodiscard]] std::string csv_provenance(const HeaderInfo& run);
 [[nodiscard]] std::string csv_header();
 [[nodiscard]] std::string csv_row(const HeaderInfo& run, const Row& row, const Columns& c);
 // The JSON document's head (everything before the rows), one row, and the tail.
