@@ -49,29 +49,17 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
   std::uint64_t worst_device = 0;
   std::int64_t worst_host_n = 0;
   std::int64_t worst_device_n = 0;
+  const bool device = opt.backend != Backend::host;
   for (const std::int64_t n : opt.sizes) {
     const RankPlan plan = make_rank_plan(grid, n, opt.halo, opt.axes, comm.rank());
-    const bool host = opt.backend == Backend::host;
     const MemoryNeed need =
-        memory_need(plan, transport, opt.self, opt.breakdown, opt.limit, !host, opt.check);
-    const std::uint64_t on_host = need.staging + need.mirror + (host ? need.in_field_space() : 0);
-    const std::uint64_t on_device = host ? 0 : need.in_field_space();
-    if (on_host > worst_host) worst_host = on_host, worst_host_n = n;
-    if (need.in_field_space() + need.staging + need.mirror > worst_total) {
-      worst_total = need.in_field_space() + need.staging + need.mirror;
-      worst_total_n = n;
-    }
-    if (on_device > worst_device) worst_device = on_device, worst_device_n = n;
+        memory_need(plan, transport, opt.self, opt.breakdown, opt.limit, device, opt.check);
+    if (need.on_host() > worst_host) worst_host = need.on_host(), worst_host_n = n;
+    if (need.on_device() > worst_device) worst_device = need.on_device(), worst_device_n = n;
+    if (need.total() > worst_total) worst_total = need.total(), worst_total_n = n;
   }
   // Sizes run one after another, so the peak is the largest size's need, summed over the node.
-  MPI_Comm node_comm = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node_comm),
-            "MPI_Comm_split_type");
-  unsigned long long mine = worst_host;
-  unsigned long long node_need = 0;
-  const int rc = MPI_Allreduce(&mine, &node_need, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node_comm);
-  check_mpi(MPI_Comm_free(&node_comm), "MPI_Comm_free");
-  check_mpi(rc, "MPI_Allreduce");
+  const std::uint64_t node_need = sum_over_node(comm, worst_host);
 
   std::string message;
   const auto host_free = host_available_bytes();

@@ -66,6 +66,46 @@ PeerPair peer_pair(const RankPlan& plan, const std::vector<std::string>& hosts) 
   return pair;
 }
 
+// --check for one size: fill, exchange once, verify. Returns false, having
+// reported the first wrong cell, when any rank found one. Collective.
+template <class Ex>
+bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, std::int64_t n) {
+  ex.set_phase(fmt::format("N={} --check exchange", n));
+  fill_field(ex.exec(), ex.field(), ex.plan());
+  ex.exchange();
+  if (TestHooks::from_environment().corrupt_rank == comm.rank() && !ex.plan().faces.empty()) {
+    const Box& b = ex.plan().faces.front().recv_box;  // test hook: one wrong ghost cell
+    Kokkos::deep_copy(Kokkos::subview(ex.field(), b.lo[0], b.lo[1], b.lo[2]), 12345.0);
+  }
+  const CheckOutcome outcome = verify_field(ex.field(), ex.plan());
+  const Verdict v = agree(comm, !outcome.failure, outcome.failure.value_or(""), 1);
+  if (!v.ok) {
+    print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v.message));
+    return false;
+  }
+  unsigned long long cells = outcome.ghost_cells;
+  unsigned long long total = 0;
+  check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
+  if (s.output) s.output->note(fmt::format("# check N={} passed {} ghost cells", n, total));
+  return true;
+}
+
+// --limit for one size: the copy limit where the field lives, and the peer
+// copy between neighbouring GPUs where it can be measured. Collective.
+template <class Copy>
+void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const RankPlan& plan, Row& row) {
+  const Options& opt = *s.options;
+  const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&copy] { copy.copy(); }));
+  if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
+  std::string why;
+  const auto peer = time_peer_copy(comm, opt.backend, peer_pair(plan, s.hosts), plan.remote_bytes, opt.warmup,
+                                   opt.iters, why);
+  if (peer) row.peer_gbps = uni_gbps(row.send_max, *peer);
+  if (!peer && opt.backend != Backend::host && s.output) {
+    s.output->note(fmt::format("# Peer_GBps n/a at N={}: {}", row.n, why));
+  }
+}
+
 template <class ExecSpace, class MemSpace>
 int run_sizes(const Comm& comm, const RunSetup& s) {
   const Options& opt = *s.options;
@@ -96,23 +136,7 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
     }
     if (opt.check) {
       show(s, step + ": checking");
-      ex->set_phase(fmt::format("N={} --check exchange", n));
-      fill_field(ex->exec(), ex->field(), ex->plan());
-      ex->exchange();
-      if (TestHooks::from_environment().corrupt_rank == comm.rank() && !ex->plan().faces.empty()) {
-        const Box& b = ex->plan().faces.front().recv_box;  // test hook: one wrong ghost cell
-        Kokkos::deep_copy(Kokkos::subview(ex->field(), b.lo[0], b.lo[1], b.lo[2]), 12345.0);
-      }
-      const CheckOutcome outcome = verify_field(ex->field(), ex->plan());
-      v = agree(comm, !outcome.failure, outcome.failure.value_or(""), 1);
-      if (!v.ok) {
-        print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v.message));
-        return 1;
-      }
-      unsigned long long cells = outcome.ghost_cells;
-      unsigned long long total = 0;
-      check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
-      if (s.output) s.output->note(fmt::format("# check N={} passed {} ghost cells", n, total));
+      if (!run_check(comm, s, *ex, n)) return 1;
     }
     show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters,
                         opt.warmup));
@@ -123,19 +147,11 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
     if (opt.breakdown) {
       show(s, step + ": breakdown");
       ex->set_phase(fmt::format("N={} breakdown", n));
+      row.phases = time_phases(comm, opt, *ex);
     }
-    if (opt.breakdown) row.phases = time_phases(comm, opt, *ex);
     if (opt.limit) {
       show(s, step + ": copy limit");
-      const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&copy] { copy->copy(); }));
-      if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
-      std::string why;
-      const auto peer = time_peer_copy(comm, opt.backend, peer_pair(ex->plan(), s.hosts), mine.remote_bytes,
-                                       opt.warmup, opt.iters, why);
-      if (peer) row.peer_gbps = uni_gbps(row.send_max, *peer);
-      if (!peer && opt.backend != Backend::host && s.output) {
-        s.output->note(fmt::format("# Peer_GBps n/a at N={}: {}", n, why));
-      }
+      measure_limits(comm, s, *copy, ex->plan(), row);
     }
     if (s.progress) s.progress->clear();
     if (s.output) s.output->row(row);

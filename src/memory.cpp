@@ -10,6 +10,7 @@ namespace halobw {
 MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self, bool breakdown, bool limit,
                        bool device, bool check) {
   MemoryNeed need;
+  need.device = device;
   need.field = static_cast<std::uint64_t>(plan.padded[0]) * static_cast<std::uint64_t>(plan.padded[1]) *
                static_cast<std::uint64_t>(plan.padded[2]) * sizeof(double);
   std::uint64_t message_bytes = 0;

@@ -119,17 +119,29 @@ std::vector<std::string> gather_hostnames(const Comm& comm) {
   return hosts;
 }
 
-NodeRank node_rank(const Comm& comm) {
+namespace {
+// The ranks sharing this rank's node, as a communicator with the error policy of Comm.
+Comm node_comm(const Comm& comm) {
   MPI_Comm node = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
             "MPI_Comm_split_type");
-  NodeRank nr;
-  const int rc1 = MPI_Comm_rank(node, &nr.local_rank);
-  const int rc2 = MPI_Comm_size(node, &nr.local_size);
+  Comm dup(node);  // Comm owns a duplicate; the split itself is freed here
   check_mpi(MPI_Comm_free(&node), "MPI_Comm_free");
-  check_mpi(rc1, "MPI_Comm_rank");
-  check_mpi(rc2, "MPI_Comm_size");
-  return nr;
+  return dup;
+}
+}  // namespace
+
+NodeRank node_rank(const Comm& comm) {
+  const Comm node = node_comm(comm);
+  return {node.rank(), node.size()};
+}
+
+std::uint64_t sum_over_node(const Comm& comm, std::uint64_t value) {
+  const Comm node = node_comm(comm);
+  const auto mine = static_cast<unsigned long long>(value);
+  unsigned long long sum = 0;
+  check_mpi(MPI_Allreduce(&mine, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node.get()), "MPI_Allreduce");
+  return sum;
 }
 
 std::string mpi_library_version() {

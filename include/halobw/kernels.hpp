@@ -35,7 +35,6 @@ struct StridedBox {
 //   memcpy, or, for the short rows of an x face, one work item per plane
 //   walking its rows with no division at all. Host-only code, so it carries
 //   no KOKKOS_FUNCTION mark.
-template <class ExecSpace>
 struct CellCopy {
   StridedBox dst;
   StridedBox src;
@@ -91,7 +90,7 @@ void copy_box(const ExecSpace& exec, const StridedBox& dst, const StridedBox& sr
     }
   } else {
     Kokkos::parallel_for(label, Policy(exec, 0, extent[0] * extent[1] * extent[2]),
-                         CellCopy<ExecSpace>{dst, src, extent[0], extent[1]});
+                         CellCopy{dst, src, extent[0], extent[1]});
   }
 }
 

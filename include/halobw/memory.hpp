@@ -19,7 +19,11 @@ struct MemoryNeed {
   std::uint64_t limit = 0;    // the two buffers of the --limit copy, where the field lives
   std::uint64_t peer = 0;     // the two buffers of the --limit peer copy (device backends)
   std::uint64_t mirror = 0;   // --check's host copy of a device field
+  bool device = false;        // the field lives on a GPU
   [[nodiscard]] std::uint64_t in_field_space() const { return field + buffers + limit + peer; }
+  [[nodiscard]] std::uint64_t on_host() const { return staging + mirror + (device ? 0 : in_field_space()); }
+  [[nodiscard]] std::uint64_t on_device() const { return device ? in_field_space() : 0; }
+  [[nodiscard]] std::uint64_t total() const { return in_field_space() + staging + mirror; }
 };
 
 // Exactly what Exchanger (and the --limit copy) allocate for `plan`. Packed

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace halobw {
@@ -39,6 +40,13 @@ class Comm {
   ~Comm();
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
+  Comm(Comm&& o) noexcept
+      : comm_(std::exchange(o.comm_, MPI_COMM_NULL)),
+        rank_(o.rank_),
+        size_(o.size_),
+        timeout_(o.timeout_),
+        phase_(std::move(o.phase_)) {}
+  Comm& operator=(Comm&&) = delete;
 
   [[nodiscard]] MPI_Comm get() const { return comm_; }
   [[nodiscard]] int rank() const { return rank_; }
@@ -95,6 +103,8 @@ struct NodeRank {
   int local_size = 1;
 };
 [[nodiscard]] NodeRank node_rank(const Comm& comm);
+// The sum of `value` over the ranks of this rank's node. Collective.
+[[nodiscard]] std::uint64_t sum_over_node(const Comm& comm, std::uint64_t value);
 
 // MPI_Get_library_version, first line.
 [[nodiscard]] std::string mpi_library_version();
