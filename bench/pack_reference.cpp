@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "halobw/faces.hpp"
 #include "halobw/options.hpp"
+#include "halobw/pieces.hpp"
 
 namespace {
 
@@ -35,21 +35,24 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::int64_t n = std::atoll(argv[1]);
-  std::string error;
-  const auto dims = halobw::parse_grid(argv[2], error);
+  const auto dims = halobw::parse_grid(argv[2]);
   const std::string axis = argv[3];
   const int halo = std::atoi(argv[4]);
   const int iters = std::atoi(argv[5]);
   if (!dims || n < 1 || halo < 1 || iters < 1) {
-    std::fprintf(stderr, "bad arguments %s\n", error.c_str());
+    std::fprintf(stderr, "bad arguments %s\n", dims ? "" : dims.failure().message.c_str());
     return 2;
   }
   const halobw::AxisSet axes{axis == "x" || axis == "all", axis == "y" || axis == "all",
                              axis == "z" || axis == "all"};
-  const halobw::RankPlan p = halobw::make_rank_plan(halobw::ProcGrid(*dims), n, halo, axes, 0);
+  halobw::Shape shape;
+  shape.global = {n, n, n};
+  shape.halo = halo;
+  shape.dirs = halobw::star_directions(axes);
+  const halobw::RankPlan p = halobw::make_rank_plan(halobw::ProcGrid(*dims), shape, 0);
   std::vector<double> field(static_cast<std::size_t>(p.padded[0] * p.padded[1] * p.padded[2]), 1.0);
   std::uint64_t bytes = 0;
-  for (const auto& f : p.faces) bytes += f.bytes;
+  for (const auto& f : p.pieces) bytes += halobw::piece_bytes(f);
   std::vector<double> buffer(bytes / sizeof(double), 0.0);
   std::vector<double> source(buffer.size(), 2.0);
 
@@ -58,7 +61,7 @@ int main(int argc, char** argv) {
   const std::int64_t py = p.padded[1];
   const double t_strided = seconds_per_call(iters, [&] {
     double* out = buffer.data();
-    for (const auto& f : p.faces) {
+    for (const auto& f : p.pieces) {
       const halobw::Box& b = f.send_box;
       for (std::int64_t k = b.lo[2]; k < b.hi[2]; ++k) {
         for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j) {
@@ -71,7 +74,7 @@ int main(int argc, char** argv) {
   // Keep the copies observable.
   volatile double sink = buffer[buffer.size() / 2];
   (void)sink;
-  std::printf("%zu %llu %.3f %.3f\n", p.faces.size(), static_cast<unsigned long long>(bytes), t_memcpy * 1e6,
+  std::printf("%zu %llu %.3f %.3f\n", p.pieces.size(), static_cast<unsigned long long>(bytes), t_memcpy * 1e6,
               t_strided * 1e6);
   return 0;
 }

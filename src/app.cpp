@@ -3,19 +3,22 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <functional>
-
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <set>
 
 #include "halobw/benchmark.hpp"
+#include "halobw/columns.hpp"
 #include "halobw/device.hpp"
-#include "halobw/faces.hpp"
+#include "halobw/faults.hpp"
+#include "halobw/layout.hpp"
 #include "halobw/memory.hpp"
+#include "halobw/messages.hpp"
 #include "halobw/options.hpp"
 #include "halobw/output.hpp"
+#include "halobw/pieces.hpp"
 #include "halobw/report.hpp"
 #include "halobw/version.hpp"
 
@@ -23,49 +26,57 @@ namespace halobw {
 
 namespace {
 
-constexpr int kBadInput = 2;
-
 std::string version_text() {
   return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})", HALOBW_VERSION, HALOBW_GIT_COMMIT,
                      HALOBW_BUILD_TYPE, HALOBW_COMPILER, kokkos_summary());
 }
 
-int fail(const Comm& comm, const Verdict& v) {
+// Rank 0 prints the agreed failure; every rank returns its exit code.
+int stop(const Comm& comm, const Failure& f) {
   if (comm.rank() == 0) {
-    std::fprintf(stderr, "halo-bandwidth: error: %s\n", v.message.c_str());
+    std::fprintf(stderr, "halo-bandwidth: error: %s\n", f.message.c_str());
     std::fflush(stderr);
   }
-  return v.code;
+  return exit_status(f.code);
 }
 
-// Sizes whose field and buffers do not fit where they live, per node. Collective.
+// Rows whose fields and buffers do not fit where they live, per node. Collective.
 // `summary` gets the header's account of what the run allocates.
-Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& grid, Transport transport,
-                         const NodeRank& node, int visible_devices, const std::string& host_name,
-                         std::string& summary) {
-  std::uint64_t worst_total = 0;  // everything this rank allocates at its largest size
+Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& grid, Transport transport,
+                        const NodeRank& node, int visible_devices, const std::string& host_name,
+                        std::string& summary) {
+  std::uint64_t worst_total = 0;  // everything this rank allocates at its largest row
   std::int64_t worst_total_n = 0;
   std::uint64_t worst_host = 0;
   std::uint64_t worst_device = 0;
   std::int64_t worst_host_n = 0;
   std::int64_t worst_device_n = 0;
-  const bool device = opt.backend != Backend::host;
-  for (const std::int64_t n : opt.sizes) {
-    const RankPlan plan = make_rank_plan(grid, n, opt.halo, opt.axes, comm.rank());
-    const MemoryNeed need =
-        memory_need(plan, transport, opt.self, opt.breakdown, opt.limit, device, opt.check);
-    if (need.on_host() > worst_host) worst_host = need.on_host(), worst_host_n = n;
-    if (need.on_device() > worst_device) worst_device = need.on_device(), worst_device_n = n;
-    if (need.total() > worst_total) worst_total = need.total(), worst_total_n = n;
+  MemoryUse use;
+  use.transport = transport;
+  use.breakdown = opt.breakdown;
+  use.limit = opt.limit;
+  use.check = opt.check;
+  use.device = opt.backend != Backend::host;
+  for (const RowSpec& row : row_specs(opt, grid)) {
+    const Shape shape = shape_of(opt, row);
+    const RankPlan plan = make_rank_plan(grid, shape, comm.rank());
+    use.send_max = use.limit && use.device ? send_range(grid, shape).max : 0;
+    const MemoryNeed need = memory_need(plan, make_message_table(plan, opt.self), use);
+    if (need.on_host() > worst_host) worst_host = need.on_host(), worst_host_n = row.n;
+    if (need.on_device() > worst_device) worst_device = need.on_device(), worst_device_n = row.n;
+    if (need.total() > worst_total) worst_total = need.total(), worst_total_n = row.n;
   }
-  // Sizes run one after another, so the peak is the largest size's need, summed over the node.
+  // Rows run one after another, so the peak is the largest row's need, summed over the node.
   const std::uint64_t node_need = sum_over_node(comm, worst_host);
 
   std::string message;
   const auto host_free = host_available_bytes();
   unsigned long long total = worst_total;
   unsigned long long most = 0;
-  check_mpi(MPI_Allreduce(&total, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
+  {
+    const auto armed = comm.guard("MPI_Allreduce");
+    check_mpi(MPI_Allreduce(&total, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
+  }
   summary = fmt::format(
       "memory per rank at most {} B (N={}: field, packed buffers, staging and limit buffers); "
       "host memory per node {} of {} available",
@@ -83,7 +94,7 @@ Verdict memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& g
                             worst_device_n, gib(need), sharing, gib(*dev_free));
     }
   }
-  return agree(comm, message.empty(), message, kBadInput);
+  return agree(comm, message.empty() ? Status{} : fail(message));
 }
 
 std::string utc_now() {
@@ -127,7 +138,7 @@ std::string cut_hint(const ProcGrid& grid) {
 
 HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& grid,
                        const std::vector<std::string>& hosts, const DeviceChoice& dev,
-                       const TransportChoice& tc, const GpuAwareness& aware, const Columns& columns,
+                       const TransportChoice& tc, const GpuAwareness& aware, const Groups& groups,
                        const EnvLookup& env) {
   HeaderInfo h;
   h.version = HALOBW_VERSION;
@@ -167,24 +178,24 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
     h.notes.push_back(fmt::format("no selected face crosses a rank boundary on grid {}: Send_B is 0; {}",
                                   grid.str(), cut_hint(grid)));
   }
-  if (columns.send_min) {
+  if (groups.has(Group::send_min)) {
     h.notes.emplace_back(
         "ranks send different amounts at some sizes: Send_min_B is the least sender's bytes");
   }
-  if (columns.min_max) {
+  if (groups.has(Group::spread)) {
     h.notes.push_back(
         fmt::format("Time_us is the median of {} timed blocks, Min_us and Max_us the fastest "
                     "and the slowest (each the slowest rank's)",
                     opt.repeats));
   }
-  if (columns.breakdown) {
+  if (groups.has(Group::breakdown)) {
     h.notes.emplace_back(
         "breakdown, each timed alone with the same clock: Pack_us packs every message face; "
         "Xfer_us is MPI alone on packed contiguous buffers (receives, sends, wait); Stage_us the "
         "device-host copies of the staged transport; Unpack_us unpacks, self copies included");
     h.notes.emplace_back("Xfer_GBps = Send_B / Xfer_us / 1e3; Eff = Uni_GBps / Xfer_GBps");
   }
-  if (columns.limit) {
+  if (groups.has(Group::limit)) {
     h.limits.emplace_back(
         "Copy_GBps", std::string("Send_B / time of a contiguous copy of Send_B bytes within "
                                  "each rank's memory (") +
@@ -202,24 +213,20 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
 
 }  // namespace
 
-int run_app(Comm& comm, const std::vector<std::string>& args) {
+int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) {
   const EnvLookup env = process_environment();
-  const ParseResult parsed = parse_options(args, env, build_backends(), version_text());
-  Verdict v = agree(comm, parsed.action != ParseResult::Action::error, parsed.text, kBadInput);
-  if (!v.ok) return fail(comm, v);
-  if (parsed.action == ParseResult::Action::exit_ok) {
-    if (comm.rank() == 0) std::fputs(parsed.text.c_str(), stdout);
+  const Expected<Parsed> parsed = parse_options(args, env, build_backends(), version_text());
+  if (const Status v = agree(comm, parsed.status())) return stop(comm, *v);
+  if (parsed->exit_text) {
+    if (comm.rank() == 0) std::fputs(parsed->exit_text->c_str(), stdout);
     return 0;
   }
-  const Options& opt = parsed.options;
-  const auto layout_error = validate_layout(opt, comm.size());
-  v = agree(comm, !layout_error, layout_error.value_or(""), kBadInput);
-  if (!v.ok) return fail(comm, v);
+  const Options& opt = parsed->options;
+  if (const Status v = agree(comm, validate_layout(opt, comm.size()))) return stop(comm, *v);
   // Rank 0 opens --output now, so an unwritable path fails before any measurement.
   Output output;
   const auto open_error = comm.rank() == 0 ? output.open(opt.format, opt.output, opt.quiet) : std::nullopt;
-  v = agree(comm, !open_error, open_error.value_or(""), kBadInput);
-  if (!v.ok) return fail(comm, v);
+  if (const Status v = agree(comm, open_error ? fail(*open_error) : Status{})) return stop(comm, *v);
 
   const ProcGrid grid = choose_grid(opt, comm.size());
   // Each rank parsed its own command line and environment: they must describe one run.
@@ -227,59 +234,73 @@ int run_app(Comm& comm, const std::vector<std::string>& args) {
   const long long args_hash =
       static_cast<long long>(std::hash<std::string>{}(fmt::format("{}", fmt::join(args, "\n"))));
   if (!same_on_all_ranks(comm, {d[0], d[1], d[2], args_hash})) {
-    return fail(comm,
-                Verdict{false, kBadInput, 0,
+    return stop(comm,
+                Failure{ExitCode::bad_input,
                         "ranks were given different command lines or process grids (OPENPFC_FD_PROC_GRID "
                         "must be the same on every rank)"});
   }
-  comm.set_timeout(opt.timeout);
+  // The watchdog's thread never calls MPI, which MPI_THREAD_FUNNELED allows.
+  Watchdog watchdog(thread_level >= MPI_THREAD_FUNNELED ? opt.timeout : 0, comm.rank());
+  comm.set_watchdog(&watchdog);
   const std::vector<std::string> hosts = gather_hostnames(comm);
   const NodeRank node = node_rank(comm);
   const DeviceChoice dev = choose_device(opt.backend, node.local_rank);
-  v = agree(comm, opt.backend == Backend::host || dev.visible > 0,
-            fmt::format("rank {} sees no {} device", comm.rank(), to_string(opt.backend)), kBadInput);
-  if (!v.ok) return fail(comm, v);
+  if (const Status v = agree(
+          comm, opt.backend == Backend::host || dev.visible > 0
+                    ? Status{}
+                    : fail(fmt::format("rank {} sees no {} device", comm.rank(), to_string(opt.backend))))) {
+    return stop(comm, *v);
+  }
 
   const KokkosSession kokkos(dev.device_id);
   const GpuAwareness aware =
       resolve_gpu_aware(opt, query_gpu_support(opt.backend), env("MPICH_GPU_SUPPORT_ENABLED"));
-  const TransportChoice tc = choose_transport(opt, aware);
-  v = agree(comm, !tc.error, tc.error.value_or(""), kBadInput);
-  if (!v.ok) return fail(comm, v);
-  if (!same_on_all_ranks(comm, {static_cast<long long>(tc.transport), aware.aware ? 1 : 0})) {
-    return fail(
-        comm, Verdict{false, kBadInput, 0,
+  const Expected<TransportChoice> tc = choose_transport(opt, aware);
+  if (const Status v = agree(comm, tc.status())) return stop(comm, *v);
+  if (!same_on_all_ranks(comm, {static_cast<long long>(tc->transport), aware.aware ? 1 : 0})) {
+    return stop(
+        comm, Failure{ExitCode::bad_input,
                       "ranks disagree on GPU-aware MPI (OPENPFC_ASSUME_GPU_AWARE_MPI, "
                       "MPICH_GPU_SUPPORT_ENABLED or the library's answer differ): give --gpu-aware on|off"});
   }
   std::string memory_summary;
-  v = memory_preflight(comm, opt, grid, tc.transport, node, dev.visible, hosts[comm.rank()], memory_summary);
-  if (!v.ok) return fail(comm, v);
+  if (const Status v = memory_preflight(comm, opt, grid, tc->transport, node, dev.visible, hosts[comm.rank()],
+                                        memory_summary)) {
+    return stop(comm, *v);
+  }
 
   RunSetup setup;
   setup.options = &opt;
   setup.grid = grid;
   setup.hosts = hosts;
-  setup.transport = tc.transport;
-  for (const std::int64_t n : opt.sizes) {
-    const SendRange r = send_range(grid, n, opt.halo, opt.axes);
-    setup.columns.send_min = setup.columns.send_min || r.min != r.max;
+  setup.transport = tc->transport;
+  setup.faults = FaultPlan::from_environment(env);
+  bool uneven = false;
+  for (const RowSpec& row : row_specs(opt, grid)) {
+    const SendRange r = send_range(grid, shape_of(opt, row));
+    uneven = uneven || r.min != r.max;
   }
-  setup.columns.min_max = opt.repeats > 1;
-  setup.columns.breakdown = opt.breakdown;
-  setup.columns.limit = opt.limit;
-  HeaderInfo header = make_header(comm, opt, grid, hosts, dev, tc, aware, setup.columns, env);
+  setup.groups.set(Group::send_min, uneven)
+      .set(Group::spread, opt.repeats > 1)
+      .set(Group::breakdown, opt.breakdown)
+      .set(Group::limit, opt.limit);
+  HeaderInfo header = make_header(comm, opt, grid, hosts, dev, *tc, aware, setup.groups, env);
+  if (thread_level < MPI_THREAD_FUNNELED && opt.timeout > 0) {
+    header.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(thread_level) +
+                           ", which allows no second thread");
+  }
   header.notes.push_back(memory_summary);
   add_provenance(header, opt, grid, args, env);
   Progress progress(comm.rank() == 0 && stderr_is_terminal());
   if (comm.rank() == 0) {
-    output.begin(header, setup.columns);
+    output.begin(header, setup.groups);
     setup.output = &output;
     setup.progress = &progress;
   }
-  const int code = run_benchmark(comm, setup);
+  const ExitCode code = run_benchmark(comm, setup);
   output.end();
-  return code;
+  comm.set_watchdog(nullptr);
+  return exit_status(code);
 }
 
 }  // namespace halobw

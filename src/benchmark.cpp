@@ -10,11 +10,13 @@
 #include "halobw/check.hpp"
 #include "halobw/clock.hpp"
 #include "halobw/exchanger.hpp"
-#include "halobw/faces.hpp"
+#include "halobw/fields.hpp"
+#include "halobw/layout.hpp"
 #include "halobw/limits.hpp"
 #include "halobw/memory.hpp"
+#include "halobw/messages.hpp"
 #include "halobw/peer.hpp"
-#include "halobw/test_hooks.hpp"
+#include "halobw/pieces.hpp"
 
 namespace halobw {
 
@@ -31,22 +33,20 @@ void show(const RunSetup& s, const std::string& text) {
   if (s.progress) s.progress->show(text);
 }
 
+void set_phase(const Comm& comm, std::string phase) {
+  if (comm.watchdog() != nullptr) comm.watchdog()->set_phase(std::move(phase));
+}
+
 // Each phase with the same clock as the exchange, slowest rank.
-template <class Ex>
-Phases time_phases(const Comm& comm, const Options& opt, Ex& ex) {
+template <class Ex, class ExecSpace>
+Phases time_phases(const Comm& comm, const Options& opt, Ex& ex, const ExecSpace& exec) {
   auto timed = [&](auto&& work) { return reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, work)); };
   // A phase the transport does not have is 0, not the cost of an empty timed loop.
-  const Transport t = ex.config().transport;
   Phases p;
-  if (packs(t)) p.pack = timed([&ex] { ex.pack_faces(); });
-  if (t == Transport::staged) {
-    p.stage = timed([&ex] {
-      ex.stage_out();
-      ex.stage_in();
-    });
-  }
+  if constexpr (Ex::kPacks) p.pack = timed([&] { ex.pack_phase(exec); });
+  if constexpr (Ex::kStages) p.stage = timed([&] { ex.stage_phase(exec); });
   p.xfer = timed([&ex] { ex.transfer(); });
-  p.unpack = timed([&ex] { ex.unpack_faces(); });
+  p.unpack = timed([&] { ex.unpack_phase(exec); });
   return p;
 }
 
@@ -54,8 +54,8 @@ Phases time_phases(const Comm& comm, const Options& opt, Ex& ex) {
 // rank writes into its + neighbour and is written into by its - neighbour.
 PeerPair peer_pair(const RankPlan& plan, const std::vector<std::string>& hosts) {
   PeerPair pair;
-  for (const Face& f : plan.faces) {
-    if (f.self || side_of(f.dir) < 0) continue;
+  for (const Piece& f : plan.pieces) {
+    if (f.self || f.kind() != PieceKind::face || side_of(f.dir) < 0) continue;
     pair.up = f.send_peer;
     pair.down = f.recv_peer;
     const auto& me = hosts[static_cast<std::size_t>(plan.rank)];
@@ -66,36 +66,40 @@ PeerPair peer_pair(const RankPlan& plan, const std::vector<std::string>& hosts) 
   return pair;
 }
 
-// --check for one size: fill, exchange once, verify. Returns false, having
+// --check for one row: fill, exchange once, verify. Returns false, having
 // reported the first wrong cell, when any rank found one. Collective.
-template <class Ex>
-bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, std::int64_t n) {
-  ex.set_phase(fmt::format("N={} --check exchange", n));
-  fill_field(ex.exec(), ex.field(), ex.plan());
-  ex.exchange();
-  if (TestHooks::from_environment().corrupt_rank == comm.rank() && !ex.plan().faces.empty()) {
-    const Box& b = ex.plan().faces.front().recv_box;  // test hook: one wrong ghost cell
-    Kokkos::deep_copy(Kokkos::subview(ex.field(), b.lo[0], b.lo[1], b.lo[2]), 12345.0);
+template <class Ex, class ExecSpace>
+bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exec, std::int64_t n) {
+  set_phase(comm, fmt::format("N={} --check exchange", n));
+  fill_fields(exec, ex.fields(), ex.plan());
+  ex.exchange(exec);
+  if (s.faults.corrupt_rank == comm.rank() && !ex.plan().pieces.empty()) {
+    const Box& b = ex.plan().pieces.front().recv_box;  // test hook: one wrong ghost cell
+    Kokkos::deep_copy(Kokkos::subview(ex.fields().front(), b.lo[0], b.lo[1], b.lo[2]), 12345.0);
   }
-  const CheckOutcome outcome = verify_field(ex.field(), ex.plan());
-  const Verdict v = agree(comm, !outcome.failure, outcome.failure.value_or(""), 1);
-  if (!v.ok) {
-    print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v.message));
+  const CheckOutcome outcome = verify_fields(ex.fields(), ex.plan());
+  const Status v = agree(comm, outcome.failure ? fail(*outcome.failure, ExitCode::check_failed) : Status{});
+  if (v) {
+    print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v->message));
     return false;
   }
   unsigned long long cells = outcome.ghost_cells;
   unsigned long long total = 0;
-  check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
+  {
+    const auto armed = comm.guard("MPI_Reduce");
+    check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
+  }
   if (s.output) s.output->note(fmt::format("# check N={} passed {} ghost cells", n, total));
   return true;
 }
 
-// --limit for one size: the copy limit where the field lives, and the peer
+// --limit for one row: the copy limit where the field lives, and the peer
 // copy between neighbouring GPUs where it can be measured. Collective.
-template <class Copy>
-void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const RankPlan& plan, Row& row) {
+template <class Copy, class ExecSpace>
+void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecSpace& exec,
+                    const RankPlan& plan, Row& row) {
   const Options& opt = *s.options;
-  const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&copy] { copy.copy(); }));
+  const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&] { copy.copy(exec); }));
   if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
   std::string why;
   const auto peer = time_peer_copy(comm, opt.backend, peer_pair(plan, s.hosts), plan.remote_bytes, opt.warmup,
@@ -106,52 +110,67 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const RankP
   }
 }
 
-template <class ExecSpace, class MemSpace>
-int run_sizes(const Comm& comm, const RunSetup& s) {
+template <class ExecSpace, class MemSpace, class TransportPolicy>
+ExitCode run_rows(const Comm& comm, const RunSetup& s) {
   const Options& opt = *s.options;
-  using Ex = Exchanger<ExecSpace, MemSpace>;
-  const ExchangerConfig config{s.transport, opt.self, opt.schedule, opt.breakdown, opt.timeout};
-  const std::size_t count = opt.sizes.size();
-  for (std::size_t index = 0; index < count; ++index) {
-    const std::int64_t n = opt.sizes[index];
-    const std::string step = fmt::format("size {} of {}, N={}", index + 1, count, n);
+  using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
+  ExchangeSetup setup;
+  setup.self = opt.self;
+  setup.schedule = opt.schedule;
+  setup.breakdown = opt.breakdown;
+  setup.watchdog = comm.watchdog();
+  setup.method = with_faults(make_p2p, s.faults, comm.rank(), comm.size());
+  const ExecSpace exec;
+  const std::vector<RowSpec> rows = row_specs(opt, s.grid);
+  for (std::size_t index = 0; index < rows.size(); ++index) {
+    const RowSpec& spec = rows[index];
+    const std::int64_t n = spec.n;
+    const std::string step = fmt::format("size {} of {}, N={}", index + 1, rows.size(), n);
     show(s, step + ": setting up");
-    RankPlan plan = make_rank_plan(s.grid, n, opt.halo, opt.axes, comm.rank(), s.hosts);
-    RankFigures mine{{}, plan.remote_bytes, plan.remote_faces, plan.self_faces, plan.offnode_faces};
+    set_phase(comm, fmt::format("N={} set-up", n));
+    RankPlan plan = make_rank_plan(s.grid, shape_of(opt, spec), comm.rank(), s.hosts);
+    RankFigures mine;
+    mine.remote_bytes = plan.remote_bytes;
+    mine.counts = plan.counts;
+    std::unique_ptr<FieldSet<MemSpace>> fields;
     std::unique_ptr<Ex> ex;
     std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
     std::string error;
     try {
-      ex = std::make_unique<Ex>(comm, std::move(plan), config);
+      fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields);
+      MessageTable table = make_message_table(plan, opt.self);
+      ex = std::make_unique<Ex>(comm, plan, std::move(table), fields->views(), setup);
       if (opt.limit) copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(mine.remote_bytes);
     } catch (const std::exception& e) {
       error = e.what();
     }
-    Verdict v =
-        agree(comm, error.empty(),
-              fmt::format("N={}: rank {} could not set up the exchange: {}", n, comm.rank(), error), 3);
-    if (!v.ok) {
-      print_error(comm, s, "halo-bandwidth: error: " + v.message + "\n");
-      return v.code;
+    const Status v =
+        agree(comm, error.empty() ? Status{}
+                                  : fail(fmt::format("N={}: rank {} could not set up the exchange: {}", n,
+                                                     comm.rank(), error),
+                                         ExitCode::runtime_error));
+    if (v) {
+      print_error(comm, s, "halo-bandwidth: error: " + v->message + "\n");
+      return v->code;
     }
     if (opt.check) {
       show(s, step + ": checking");
-      if (!run_check(comm, s, *ex, n)) return 1;
+      if (!run_check(comm, s, *ex, exec, n)) return ExitCode::check_failed;
     }
     show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters,
                         opt.warmup));
-    ex->set_phase(fmt::format("N={} warm-up and timed exchanges", n));
-    comm.set_phase(fmt::format("N={} barrier of the clock", n));
-    mine.seconds = time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&ex] { ex->exchange(); });
+    set_phase(comm, fmt::format("N={} warm-up and timed exchanges", n));
+    mine.seconds = time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&] { ex->exchange(exec); });
     Row row = reduce_row(comm, n, mine);
     if (opt.breakdown) {
       show(s, step + ": breakdown");
-      ex->set_phase(fmt::format("N={} breakdown", n));
-      row.phases = time_phases(comm, opt, *ex);
+      set_phase(comm, fmt::format("N={} breakdown", n));
+      row.phases = time_phases(comm, opt, *ex, exec);
     }
     if (opt.limit) {
       show(s, step + ": copy limit");
-      measure_limits(comm, s, *copy, ex->plan(), row);
+      set_phase(comm, fmt::format("N={} limits", n));
+      measure_limits(comm, s, *copy, exec, ex->plan(), row);
     }
     if (s.progress) s.progress->clear();
     if (s.output) s.output->row(row);
@@ -159,30 +178,46 @@ int run_sizes(const Comm& comm, const RunSetup& s) {
   // What the ranks really held, beside the preflight's count in the header.
   unsigned long long peak = peak_resident_bytes().value_or(0);
   unsigned long long most = 0;
-  check_mpi(MPI_Reduce(&peak, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, comm.get()), "MPI_Reduce");
+  {
+    const auto armed = comm.guard("MPI_Reduce");
+    check_mpi(MPI_Reduce(&peak, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, comm.get()), "MPI_Reduce");
+  }
   if (s.output) s.output->note(fmt::format("# peak resident memory per rank at most {} B (VmHWM)", most));
-  return 0;
+  return ExitCode::ok;
+}
+
+// The transport, chosen once: one instantiation of the exchanger each.
+template <class ExecSpace, class MemSpace>
+ExitCode run_transport(const Comm& comm, const RunSetup& s) {
+  switch (s.transport) {
+    case Transport::direct:
+      return run_rows<ExecSpace, MemSpace, DirectTransport>(comm, s);
+    case Transport::staged:
+      return run_rows<ExecSpace, MemSpace, StagedTransport>(comm, s);
+    default:
+      return run_rows<ExecSpace, MemSpace, DatatypeTransport>(comm, s);
+  }
 }
 
 }  // namespace
 
-int run_benchmark(const Comm& comm, const RunSetup& setup) {
+ExitCode run_benchmark(const Comm& comm, const RunSetup& setup) {
   switch (setup.options->backend) {
 #if defined(KOKKOS_ENABLE_CUDA)
     case Backend::cuda:
-      return run_sizes<Kokkos::Cuda, Kokkos::CudaSpace>(comm, setup);
+      return run_transport<Kokkos::Cuda, Kokkos::CudaSpace>(comm, setup);
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 #if KOKKOS_VERSION >= 40000
     case Backend::hip:
-      return run_sizes<Kokkos::HIP, Kokkos::HIPSpace>(comm, setup);
+      return run_transport<Kokkos::HIP, Kokkos::HIPSpace>(comm, setup);
 #else
     case Backend::hip:
-      return run_sizes<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, setup);
+      return run_transport<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, setup);
 #endif
 #endif
     default:
-      return run_sizes<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>(comm, setup);
+      return run_transport<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>(comm, setup);
   }
 }
 

@@ -142,7 +142,7 @@ GpuAwareness resolve_gpu_aware(const Options& opt, const GpuQuery& query,
   return {false, "unknown to the MPI library: staged"};
 }
 
-TransportChoice choose_transport(const Options& opt, const GpuAwareness& aware) {
+Expected<TransportChoice> choose_transport(const Options& opt, const GpuAwareness& aware) {
   TransportChoice c;
   if (opt.backend == Backend::host) {
     // Host memory needs no GPU awareness; an explicit "off" stages packed
@@ -158,8 +158,9 @@ TransportChoice choose_transport(const Options& opt, const GpuAwareness& aware) 
   if (opt.pack == PackMode::datatype) {
     c.transport = Transport::datatype;
     if (!aware.aware) {
-      c.error = "--pack datatype on the " + to_string(opt.backend) +
-                " backend sends device memory: it needs GPU-aware MPI (" + aware.reason + " says no)";
+      return Failure{ExitCode::bad_input, "--pack datatype on the " + to_string(opt.backend) +
+                                              " backend sends device memory: it needs GPU-aware MPI (" +
+                                              aware.reason + " says no)"};
     }
     return c;
   }

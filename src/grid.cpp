@@ -24,9 +24,7 @@ int ProcGrid::neighbour(int rank, int axis, int side) const {
   return rank_of(c);
 }
 
-std::string ProcGrid::str() const {
-  return std::to_string(dims_[0]) + "x" + std::to_string(dims_[1]) + "x" + std::to_string(dims_[2]);
-}
+std::string ProcGrid::str() const { return dims_string(dims_); }
 
 ProcGrid auto_grid(int nranks) {
   if (nranks < 1) throw std::invalid_argument("rank count must be positive");
@@ -56,11 +54,11 @@ Block block_of(std::int64_t n, int g, int c) {
   return {offset, extent};
 }
 
-Brick brick_of(const ProcGrid& grid, std::int64_t n, int rank) {
+Brick brick_of(const ProcGrid& grid, const Index3& global, int rank) {
   const Dims3 c = grid.coords(rank);
   Brick b{};
   for (int a = 0; a < 3; ++a) {
-    const Block blk = block_of(n, grid.dim(a), c[a]);
+    const Block blk = block_of(global[a], grid.dim(a), c[a]);
     b.offset[a] = blk.offset;
     b.extent[a] = blk.extent;
   }

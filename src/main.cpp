@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "halobw/app.hpp"
+#include "halobw/failure.hpp"
 #include "halobw/mpi.hpp"
 
 int main(int argc, char** argv) {
@@ -17,13 +18,14 @@ int main(int argc, char** argv) {
   int code = 0;
   try {
     halobw::Comm comm(MPI_COMM_WORLD);
-    code = halobw::run_app(comm, args);
+    code = halobw::run_app(comm, args, mpi.provided());
   } catch (const std::exception& e) {
     int rank = -1;
     halobw::report_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
     std::fprintf(stderr, "halo-bandwidth: error on rank %d: %s\n", rank, e.what());
     std::fflush(stderr);
-    halobw::report_mpi(MPI_Abort(MPI_COMM_WORLD, 3), "MPI_Abort");
+    halobw::report_mpi(MPI_Abort(MPI_COMM_WORLD, halobw::exit_status(halobw::ExitCode::runtime_error)),
+                       "MPI_Abort");
   }
   return code;
 }

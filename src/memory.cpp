@@ -7,21 +7,17 @@
 
 namespace halobw {
 
-MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self, bool breakdown, bool limit,
-                       bool device, bool check) {
+MemoryNeed memory_need(const RankPlan& plan, const MessageTable& table, const MemoryUse& use) {
   MemoryNeed need;
-  need.device = device;
-  need.field = static_cast<std::uint64_t>(plan.padded[0]) * static_cast<std::uint64_t>(plan.padded[1]) *
-               static_cast<std::uint64_t>(plan.padded[2]) * sizeof(double);
-  std::uint64_t message_bytes = 0;
-  for (const Face& f : plan.faces) {
-    if (!(f.self && self == SelfMode::copy)) message_bytes += f.bytes;
-  }
-  if (packs(transport) || breakdown) need.buffers = 2 * message_bytes;
-  if (transport == Transport::staged) need.staging = 2 * message_bytes;
-  if (limit) need.limit = 2 * plan.remote_bytes;
-  if (limit && device) need.peer = 2 * plan.remote_bytes;
-  if (check && device) need.mirror = need.field;
+  need.device = use.device;
+  const std::uint64_t field = plan.field_values() * sizeof(double);
+  need.fields = field * static_cast<std::uint64_t>(plan.fields);
+  const BufferSizes b = buffer_sizes(table, use.transport, use.breakdown);
+  need.buffers = 2 * b.packed * sizeof(double);
+  need.staging = 2 * b.staging * sizeof(double);
+  if (use.limit) need.limit = 2 * copy_limit_bytes(plan.remote_bytes);
+  if (use.limit && use.device) need.peer = 2 * peer_limit_bytes(use.send_max);
+  if (use.check && use.device) need.mirror = field;
   return need;
 }
 

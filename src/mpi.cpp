@@ -1,7 +1,5 @@
 #include "halobw/mpi.hpp"
 
-#include "halobw/watchdog.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -36,8 +34,22 @@ bool report_mpi(int rc, const char* call) noexcept {
 }
 
 MpiSession::MpiSession(int& argc, char**& argv) {
-  int provided = 0;
-  check_mpi(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  check_mpi(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided_), "MPI_Init_thread");
+}
+
+std::string thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE:
+      return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED:
+      return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+      return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE:
+      return "MPI_THREAD_MULTIPLE";
+    default:
+      return "thread level " + std::to_string(level);
+  }
 }
 
 MpiSession::~MpiSession() {
@@ -59,9 +71,8 @@ Comm::~Comm() {
 }
 
 void Comm::barrier() const {
-  Watchdog watchdog(comm_, timeout_, [](int) { return std::string(); });
-  watchdog.set_phase(phase_);
-  watchdog.barrier();
+  const auto armed = guard("MPI_Barrier");
+  check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
 }
 
 Datatype::~Datatype() {
@@ -77,24 +88,22 @@ Datatype& Datatype::operator=(Datatype&& o) noexcept {
   return *this;
 }
 
-Verdict agree(const Comm& comm, bool ok, const std::string& message, int code) {
-  const int mine = ok ? comm.size() : comm.rank();
+Status agree(const Comm& comm, const Status& mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  const int me = mine ? comm.rank() : comm.size();
   int first = comm.size();
-  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm.get()), "MPI_Allreduce");
-  Verdict v;
-  if (first == comm.size()) return v;
-  v.ok = false;
-  v.rank = first;
-  std::array<int, 2> head{code, static_cast<int>(message.size())};
+  check_mpi(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, comm.get()), "MPI_Allreduce");
+  if (first == comm.size()) return {};
+  const std::string message = mine ? mine->message : std::string();
+  std::array<int, 2> head{mine ? exit_status(mine->code) : 0, static_cast<int>(message.size())};
   check_mpi(MPI_Bcast(head.data(), 2, MPI_INT, first, comm.get()), "MPI_Bcast");
   std::string text = comm.rank() == first ? message : std::string(static_cast<std::size_t>(head[1]), ' ');
   check_mpi(MPI_Bcast(text.data(), head[1], MPI_CHAR, first, comm.get()), "MPI_Bcast");
-  v.code = head[0];
-  v.message = text;
-  return v;
+  return Failure{static_cast<ExitCode>(head[0]), text};
 }
 
 bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values) {
+  const auto armed = comm.guard("MPI_Allreduce");
   std::vector<long long> lo(values.size());
   std::vector<long long> hi(values.size());
   const int n = static_cast<int>(values.size());
@@ -104,6 +113,7 @@ bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values) {
 }
 
 std::vector<std::string> gather_hostnames(const Comm& comm) {
+  const auto armed = comm.guard("MPI_Allgather");
   std::array<char, MPI_MAX_PROCESSOR_NAME> mine{};
   int len = 0;
   check_mpi(MPI_Get_processor_name(mine.data(), &len), "MPI_Get_processor_name");
@@ -138,6 +148,7 @@ NodeRank node_rank(const Comm& comm) {
 
 std::uint64_t sum_over_node(const Comm& comm, std::uint64_t value) {
   const Comm node = node_comm(comm);
+  const auto armed = comm.guard("MPI_Allreduce");
   const auto mine = static_cast<unsigned long long>(value);
   unsigned long long sum = 0;
   check_mpi(MPI_Allreduce(&mine, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node.get()), "MPI_Allreduce");

@@ -14,41 +14,31 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const std::vector<std::string> kSettings{"program", "version",   "commit",   "backend",     "device",
-                                         "ranks",   "nodes",     "grid",     "grid_source", "directions",
-                                         "halo",    "iters",     "warmup",   "repeats",     "pack",
-                                         "self",    "transport", "schedule", "gpu_aware",   "contiguous"};
+using Type = Setting::Type;
 
-// Every measured column of the CSV, in order (docs/output.md): the table's
-// columns with Send_min_B always present, next to Send_B.
-std::vector<std::string> csv_measures() {
-  std::vector<std::string> names = column_names(Columns{false, true, true, true});
-  names.insert(names.begin() + 2, "Send_min_B");
-  return names;
-}
-
-std::vector<std::string> settings_values(const HeaderInfo& h) {
-  return {"halo-bandwidth",
-          h.version,
-          h.commit,
-          h.backend,
-          h.device,
-          std::to_string(h.ranks),
-          std::to_string(h.nodes),
-          h.grid,
-          h.grid_source,
-          h.directions,
-          std::to_string(h.halo),
-          std::to_string(h.iters),
-          std::to_string(h.warmup),
-          std::to_string(h.repeats),
-          h.pack,
-          h.self,
-          h.transport,
-          h.schedule,
-          h.gpu_aware,
-          h.contiguous ? "1" : "0"};
-}
+const std::vector<Setting> kSettings{
+    {"program", true, false, Type::text, [](const HeaderInfo&) { return std::string("halo-bandwidth"); }},
+    {"version", true, false, Type::text, [](const HeaderInfo& h) { return h.version; }},
+    {"commit", true, false, Type::text, [](const HeaderInfo& h) { return h.commit; }},
+    {"backend", true, true, Type::text, [](const HeaderInfo& h) { return h.backend; }},
+    {"device", true, true, Type::text, [](const HeaderInfo& h) { return h.device; }},
+    {"ranks", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.ranks); }},
+    {"nodes", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.nodes); }},
+    {"grid", true, true, Type::grid, [](const HeaderInfo& h) { return h.grid; }},
+    {"grid_source", true, true, Type::text, [](const HeaderInfo& h) { return h.grid_source; }},
+    {"directions", true, true, Type::text, [](const HeaderInfo& h) { return h.directions; }},
+    {"halo", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.halo); }},
+    {"iters", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.iters); }},
+    {"warmup", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.warmup); }},
+    {"repeats", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.repeats); }},
+    {"pack", true, true, Type::text, [](const HeaderInfo& h) { return h.pack; }},
+    {"self", true, true, Type::text, [](const HeaderInfo& h) { return h.self; }},
+    {"transport", true, true, Type::text, [](const HeaderInfo& h) { return h.transport; }},
+    {"schedule", true, true, Type::text, [](const HeaderInfo& h) { return h.schedule; }},
+    {"gpu_aware", true, true, Type::text, [](const HeaderInfo& h) { return h.gpu_aware; }},
+    {"contiguous", true, true, Type::integer,
+     [](const HeaderInfo& h) { return std::string(h.contiguous ? "1" : "0"); }},
+};
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
   std::string out;
@@ -87,27 +77,25 @@ std::string csv_provenance(const HeaderInfo& h) {
   return out;
 }
 
+const std::vector<Setting>& settings() { return kSettings; }
+
 std::string csv_header() {
-  std::vector<std::string> names = kSettings;
-  for (const auto& c : csv_measures()) names.push_back(c);
+  std::vector<std::string> names;
+  for (const Setting& s : kSettings) {
+    if (s.csv) names.emplace_back(s.name);
+  }
+  for (const Column& c : columns()) names.emplace_back(c.name);
   return join(names, ",") + "\n";
 }
 
-std::string csv_row(const HeaderInfo& run, const Row& row, const Columns& c) {
-  // The table's own printed values, so CSV and table agree number for number;
-  // columns this run did not measure stay empty.
-  const std::vector<std::string> printed = row_fields(row, c);
-  const std::vector<std::string> printed_names = column_names(c);
-  std::map<std::string, std::string> value;
-  for (std::size_t i = 0; i < printed.size(); ++i) value[printed_names[i]] = printed[i];
-  value["Send_min_B"] = std::to_string(row.send_min);
-  std::vector<std::string> fields = settings_values(run);
-  for (const auto& name : csv_measures()) {
-    auto it = value.find(name);
-    // Not measured is empty; "n/a" stays only where the CSV format has it (Eff, Peer_GBps).
-    const bool na_allowed = name == "Eff" || name == "Peer_GBps";
-    fields.push_back(it == value.end() || (it->second == "n/a" && !na_allowed) ? "" : it->second);
+std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups) {
+  // The table's decimals, so CSV and table agree number for number; columns
+  // this run did not measure stay empty.
+  std::vector<std::string> fields;
+  for (const Setting& s : kSettings) {
+    if (s.csv) fields.push_back(s.value(run));
   }
+  for (const Column& c : columns()) fields.push_back(in_files(c, groups) ? csv_text(c, c.value(row)) : "");
   return join(fields, ",") + "\n";
 }
 
@@ -128,27 +116,23 @@ std::string json_head(const HeaderInfo& h) {
   }
   ordered_json env = ordered_json::object();
   for (const auto& [name, v] : h.environment) env[name] = v ? ordered_json(*v) : ordered_json(nullptr);
-  ordered_json run = {{"command_line", h.command_line},
-                      {"start_utc", h.start_utc},
-                      {"backend", h.backend},
-                      {"device", h.device},
-                      {"ranks", h.ranks},
-                      {"nodes", h.nodes},
-                      {"hosts", hosts},
-                      {"grid", h.grid_dims},
-                      {"grid_source", h.grid_source},
-                      {"directions", h.directions},
-                      {"halo", h.halo},
-                      {"iters", h.iters},
-                      {"warmup", h.warmup},
-                      {"repeats", h.repeats},
-                      {"pack", h.pack},
-                      {"self", h.self},
-                      {"transport", h.transport},
-                      {"schedule", h.schedule},
-                      {"gpu_aware", h.gpu_aware},
-                      {"contiguous", h.contiguous ? 1 : 0},
-                      {"environment", env}};
+  ordered_json run = {{"command_line", h.command_line}, {"start_utc", h.start_utc}};
+  for (const Setting& s : kSettings) {
+    if (!s.json_run) continue;
+    const std::string v = s.value(h);
+    switch (s.type) {
+      case Type::integer:
+        run[s.name] = std::stoll(v);
+        break;
+      case Type::grid:
+        run[s.name] = h.grid_dims;
+        break;
+      default:
+        run[s.name] = v;
+    }
+    if (std::string(s.name) == "nodes") run["hosts"] = hosts;  // the nodes, then who is on them
+  }
+  run["environment"] = env;
   if (!h.limits.empty()) {
     ordered_json limits = ordered_json::object();
     for (const auto& [name, what] : h.limits) limits[name] = what;
@@ -163,33 +147,24 @@ std::string json_head(const HeaderInfo& h) {
   return text + ",\n \"rows\": [";
 }
 
-std::string json_row(const Row& row, const Columns& c) {
-  const double uni = uni_gbps(row.send_max, row.seconds);
-  ordered_json j = {{"N", row.n},
-                    {"Send_B", row.send_max},
-                    {"Send_min_B", row.send_min},
-                    {"Time_us", row.seconds * 1e6},
-                    {"Uni_GBps", uni},
-                    {"Duplex_GBps", 2 * uni},
-                    {"RemoteFaces", row.remote_faces},
-                    {"SelfFaces", row.self_faces},
-                    {"OffNodeFaces", row.offnode_faces}};
-  if (c.min_max) {
-    j["Min_us"] = row.min_seconds.value_or(row.seconds) * 1e6;
-    j["Max_us"] = row.max_seconds.value_or(row.seconds) * 1e6;
-  }
-  if (c.breakdown && row.phases) {
-    j["Pack_us"] = row.phases->pack * 1e6;
-    j["Xfer_us"] = row.phases->xfer * 1e6;
-    j["Stage_us"] = row.phases->stage * 1e6;
-    j["Unpack_us"] = row.phases->unpack * 1e6;
-    j["Xfer_GBps"] = uni_gbps(row.send_max, row.phases->xfer);
-    const auto eff = efficiency(row);
-    j["Eff"] = eff ? ordered_json(*eff) : ordered_json(nullptr);
-  }
-  if (c.limit) {
-    if (row.copy_gbps) j["Copy_GBps"] = *row.copy_gbps;
-    j["Peer_GBps"] = row.peer_gbps ? ordered_json(*row.peer_gbps) : ordered_json(nullptr);
+std::string json_row(const Row& row, const Groups& groups) {
+  ordered_json j = ordered_json::object();
+  for (const Column& c : columns()) {
+    if (!in_files(c, groups)) continue;
+    const Cell v = c.value(row);
+    switch (v.kind) {
+      case Cell::Kind::integer:
+        j[c.name] = v.integer;
+        break;
+      case Cell::Kind::number:
+        j[c.name] = v.number;
+        break;
+      case Cell::Kind::na:
+        j[c.name] = nullptr;
+        break;
+      default:
+        break;  // not measured: absent
+    }
   }
   return j.dump();
 }
@@ -206,9 +181,9 @@ void Sink::put(const std::string& text) {
   std::fflush(file_);
 }
 
-void Sink::begin(const HeaderInfo& run, const Columns& c) {
+void Sink::begin(const HeaderInfo& run, const Groups& groups) {
   run_ = run;
-  columns_ = c;
+  groups_ = groups;
   open_ = true;
   switch (format_) {
     case Format::csv:
@@ -218,7 +193,7 @@ void Sink::begin(const HeaderInfo& run, const Columns& c) {
       put(json_head(run));
       break;
     default:
-      put(format_header(run) + format_columns(c));
+      put(format_header(run) + format_columns(groups));
   }
 }
 
@@ -229,13 +204,13 @@ void Sink::note(const std::string& line) {
 void Sink::row(const Row& row) {
   switch (format_) {
     case Format::csv:
-      put(csv_row(run_, row, columns_));
+      put(csv_row(run_, row, groups_));
       break;
     case Format::json:
-      put(std::string(rows_ == 0 ? "\n  " : ",\n  ") + json_row(row, columns_));
+      put(std::string(rows_ == 0 ? "\n  " : ",\n  ") + json_row(row, groups_));
       break;
     default:
-      put(format_row(row, columns_));
+      put(format_row(row, groups_));
   }
   ++rows_;
 }
@@ -258,8 +233,8 @@ std::optional<std::string> Output::open(Format format, const std::optional<std::
   return std::nullopt;
 }
 
-void Output::begin(const HeaderInfo& run, const Columns& c) {
-  for (auto& s : sinks_) s->begin(run, c);
+void Output::begin(const HeaderInfo& run, const Groups& groups) {
+  for (auto& s : sinks_) s->begin(run, groups);
 }
 void Output::note(const std::string& line) {
   for (auto& s : sinks_) s->note(line);

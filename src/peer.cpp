@@ -3,6 +3,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "halobw/clock.hpp"
+#include "halobw/memory.hpp"
 #include "halobw/report.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -78,7 +79,7 @@ std::optional<double> time_peer_copy(const Comm& comm, Backend backend, const Pe
   // Every condition is agreed before the next collective, so a rank that
   // cannot take part never leaves another waiting.
   const bool candidate = backend != Backend::host && pair.up >= 0 && pair.same_node && bytes > 0;
-  if (!agree(comm, candidate).ok) {
+  if (agree(comm, candidate ? Status{} : fail("no candidate"))) {
     why =
         backend == Backend::host ? "host backend" : "a neighbour pair is not on one node, or nothing is sent";
     return std::nullopt;
@@ -89,7 +90,7 @@ std::optional<double> time_peer_copy(const Comm& comm, Backend backend, const Pe
   unsigned long long largest = 0;
   check_mpi(MPI_Allreduce(&mine_bytes, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()),
             "MPI_Allreduce");
-  PeerBuffers buffers(static_cast<std::size_t>(largest), static_cast<std::size_t>(bytes));
+  PeerBuffers buffers(static_cast<std::size_t>(peer_limit_bytes(largest)), static_cast<std::size_t>(bytes));
   GpuIpcHandle mine{};
   GpuIpcHandle theirs{};
   bool ok = buffers.ok() && buffers.handle(mine);
@@ -98,14 +99,14 @@ std::optional<double> time_peer_copy(const Comm& comm, Backend backend, const Pe
                          pair.up, 0, comm.get(), MPI_STATUS_IGNORE),
             "MPI_Sendrecv", pair.up);
   ok = ok && buffers.open(theirs) && buffers.copy();
-  if (!agree(comm, ok).ok) {
+  if (agree(comm, ok ? Status{} : fail("IPC failed"))) {
     why = "IPC between the neighbouring GPUs failed (no peer access, or devices in separate cgroups)";
     return std::nullopt;
   }
   bool copies_ok = true;
   const double seconds = time_calls(comm, warmup, iters, [&] { copies_ok = buffers.copy() && copies_ok; });
   const double slowest = reduce_max(comm, seconds);
-  if (!agree(comm, copies_ok).ok) {
+  if (agree(comm, copies_ok ? Status{} : fail("copy failed"))) {
     why = "a peer copy failed";
     return std::nullopt;
   }

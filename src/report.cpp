@@ -20,26 +20,9 @@ std::string format_header(const HeaderInfo& h) {
   out += "\n# rank_host";
   for (std::size_t r = 0; r < h.rank_host.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_host[r]);
   out += fmt::format("\n# grid_source {} transport {} schedule {}\n", h.grid_source, h.transport, h.schedule);
-  out += "# Uni_GBps = remote send bytes / time / 1e9; Duplex_GBps = 2 * Uni_GBps\n";
+  out += fmt::format("# {}\n", kRateDefinition);
   for (const auto& note : h.notes) out += "# " + note + "\n";
   return out;
-}
-
-std::vector<std::string> column_names(const Columns& c) {
-  std::vector<std::string> names{"N",           "Send_B",      "Time_us",   "Uni_GBps",
-                                 "Duplex_GBps", "RemoteFaces", "SelfFaces", "OffNodeFaces"};
-  if (c.send_min) names.emplace_back("Send_min_B");
-  if (c.min_max) names.insert(names.end(), {"Min_us", "Max_us"});
-  if (c.breakdown)
-    names.insert(names.end(), {"Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff"});
-  if (c.limit) names.insert(names.end(), {"Copy_GBps", "Peer_GBps"});
-  return names;
-}
-
-std::string format_columns(const Columns& c) {
-  std::string s = "#";
-  for (const auto& name : column_names(c)) s += " " + name;
-  return s + "\n";
 }
 
 double uni_gbps(std::uint64_t bytes, double seconds) {
@@ -49,42 +32,6 @@ double uni_gbps(std::uint64_t bytes, double seconds) {
 std::optional<double> efficiency(const Row& row) {
   if (!row.phases || row.send_max == 0 || row.seconds <= 0.0) return std::nullopt;
   return row.phases->xfer / row.seconds;  // (Send/T) / (Send/Xfer)
-}
-
-namespace {
-std::string us(double seconds) { return fmt::format("{:.1f}", seconds * 1.0e6); }
-std::string rate(std::optional<double> gbps) { return gbps ? fmt::format("{:.3f}", *gbps) : "n/a"; }
-}  // namespace
-
-std::vector<std::string> row_fields(const Row& row, const Columns& c) {
-  const double uni = uni_gbps(row.send_max, row.seconds);
-  std::vector<std::string> f{
-      std::to_string(row.n),          std::to_string(row.send_max),     us(row.seconds),
-      fmt::format("{:.3f}", uni),     fmt::format("{:.3f}", 2.0 * uni), std::to_string(row.remote_faces),
-      std::to_string(row.self_faces), std::to_string(row.offnode_faces)};
-  if (c.send_min) f.push_back(std::to_string(row.send_min));
-  if (c.min_max) {
-    f.push_back(us(row.min_seconds.value_or(row.seconds)));
-    f.push_back(us(row.max_seconds.value_or(row.seconds)));
-  }
-  if (c.breakdown) {
-    const Phases p = row.phases.value_or(Phases{});
-    const auto eff = efficiency(row);
-    f.insert(f.end(), {us(p.pack), us(p.xfer), us(p.stage), us(p.unpack),
-                       fmt::format("{:.3f}", uni_gbps(row.send_max, p.xfer)),
-                       eff ? fmt::format("{:.2f}", *eff) : "n/a"});
-  }
-  if (c.limit) {
-    f.push_back(rate(row.copy_gbps));
-    f.push_back(rate(row.peer_gbps));
-  }
-  return f;
-}
-
-std::string format_row(const Row& row, const Columns& c) {
-  std::string s;
-  for (const auto& field : row_fields(row, c)) s += (s.empty() ? "" : " ") + field;
-  return s + "\n";
 }
 
 Spread spread(std::vector<double> values) {
@@ -99,12 +46,14 @@ Spread spread(std::vector<double> values) {
 }
 
 double reduce_max(const Comm& comm, double mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
   double slowest = 0;
   check_mpi(MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
   return slowest;
 }
 
 Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
   Row row;
   row.n = n;
   const MPI_Comm c = comm.get();
@@ -125,12 +74,12 @@ Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine) {
   check_mpi(MPI_Allreduce(&bytes, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, c), "MPI_Allreduce");
   row.send_min = lo;
   row.send_max = hi;
-  const std::array<int, 3> counts{mine.remote_faces, mine.self_faces, mine.offnode_faces};
-  std::array<int, 3> maxima{};
-  check_mpi(MPI_Allreduce(counts.data(), maxima.data(), 3, MPI_INT, MPI_MAX, c), "MPI_Allreduce");
-  row.remote_faces = maxima[0];
-  row.self_faces = maxima[1];
-  row.offnode_faces = maxima[2];
+  const PieceCounts& m = mine.counts;
+  const std::array<int, 5> counts{m.remote_faces, m.self_faces, m.offnode_faces, m.remote_edges,
+                                  m.remote_corners};
+  std::array<int, 5> maxima{};
+  check_mpi(MPI_Allreduce(counts.data(), maxima.data(), 5, MPI_INT, MPI_MAX, c), "MPI_Allreduce");
+  row.counts = {maxima[0], maxima[1], maxima[2], maxima[3], maxima[4]};
   return row;
 }
 

@@ -2,91 +2,121 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+
+#include "halobw/failure.hpp"
 
 namespace halobw {
 
-namespace {
-constexpr long kPollsPerClockRead = 256;
+Awaited::Awaited(std::vector<std::string> items)
+    : items_(std::move(items)), pending_(std::make_unique<std::atomic<bool>[]>(items_.size())) {
+  set_all_pending(true);
 }
 
-Watchdog::Watchdog(MPI_Comm comm, double timeout_s, std::function<std::string(int)> describe)
-    : comm_(comm), timeout_(timeout_s), describe_(std::move(describe)) {}
-
-void Watchdog::wait_all(std::vector<MPI_Request>& requests) const {
-  if (requests.empty()) return;
-  const int n = static_cast<int>(requests.size());
-  if (timeout_ <= 0) {
-    check_mpi(MPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-    return;
-  }
-  const double deadline = MPI_Wtime() + timeout_;
-  for (long polls = 1;; ++polls) {
-    int done = 0;
-    check_mpi(MPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
-    if (done) return;
-    if (polls % kPollsPerClockRead == 0 && MPI_Wtime() > deadline) expire(requests, n, "MPI_Testall");
-  }
+void Awaited::set_all_pending(bool pending) {
+  for (std::size_t i = 0; i < items_.size(); ++i) set_pending(i, pending);
 }
 
-int Watchdog::wait_any(std::vector<MPI_Request>& requests, int count) const {
-  int index = MPI_UNDEFINED;
-  if (timeout_ <= 0) {
-    check_mpi(MPI_Waitany(count, requests.data(), &index, MPI_STATUS_IGNORE), "MPI_Waitany");
-    return index;
+std::string Awaited::describe() const {
+  std::string out;
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    if (pending_[i].load(std::memory_order_relaxed)) out += (out.empty() ? "" : "; ") + items_[i];
   }
-  const double deadline = MPI_Wtime() + timeout_;
-  for (long polls = 1;; ++polls) {
-    int done = 0;
-    check_mpi(MPI_Testany(count, requests.data(), &index, &done, MPI_STATUS_IGNORE), "MPI_Testany");
-    if (done) return index;
-    if (polls % kPollsPerClockRead == 0 && MPI_Wtime() > deadline) expire(requests, count, "MPI_Testany");
+  if (out.empty()) {
+    for (const auto& item : items_) out += (out.empty() ? "" : "; ") + item;
   }
+  return out;
 }
 
-void Watchdog::barrier() const {
-  if (timeout_ <= 0) {
-    check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
-    return;
+Watchdog::Watchdog(double timeout_s, int rank) : timeout_(timeout_s), rank_(rank) {
+  if (timeout_ > 0) thread_ = std::thread([this] { run(); });
+}
+
+Watchdog::~Watchdog() {
+  {
+    const std::lock_guard<std::mutex> lock(stop_mutex_);
+    stop_ = true;
   }
-  std::vector<MPI_Request> request(1, MPI_REQUEST_NULL);
-  check_mpi(MPI_Ibarrier(comm_, request.data()), "MPI_Ibarrier");
-  const double deadline = MPI_Wtime() + timeout_;
-  for (long polls = 1;; ++polls) {
-    int done = 0;
-    check_mpi(MPI_Test(request.data(), &done, MPI_STATUS_IGNORE), "MPI_Test");
-    if (done) return;
-    if (polls % kPollsPerClockRead == 0 && MPI_Wtime() > deadline) {
-      int rank = 0;
-      report_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
-      std::fprintf(stderr,
-                   "halo-bandwidth: timeout on rank %d after %g s: %s: waiting in a barrier for ranks "
-                   "that did not arrive\n",
-                   rank, timeout_, phase_.c_str());
-      std::fflush(stderr);
-      report_mpi(MPI_Abort(comm_, 4), "MPI_Abort");
-      std::abort();
+  stop_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+double Watchdog::limit(Kind kind) const {
+  // A collective waits on every rank, a wait of an exchange on its neighbours
+  // only: the latter expires first, and names the fault.
+  return kind == Kind::wait ? timeout_ : timeout_ + std::min(0.5 * timeout_, 10.0);
+}
+
+void Watchdog::set_phase(std::string phase) {
+  const std::lock_guard<std::mutex> lock(phase_mutex_);
+  phase_ = std::move(phase);
+}
+
+Watchdog::Guard::Guard(Watchdog* w, const char* call, const Awaited* awaited, Kind kind) noexcept
+    : w_(w != nullptr && w->timeout_ > 0 ? w : nullptr) {
+  if (w_ == nullptr) return;
+  w_->call_.store(call, std::memory_order_relaxed);
+  w_->awaited_.store(awaited, std::memory_order_relaxed);
+  w_->kind_.store(static_cast<int>(kind), std::memory_order_relaxed);
+  w_->armed_.store(++w_->next_, std::memory_order_release);
+}
+
+Watchdog::Guard::~Guard() {
+  if (w_ != nullptr) w_->armed_.store(0, std::memory_order_release);
+}
+
+std::string Watchdog::message(int rank, double timeout, const char* call, const std::string& phase,
+                              const std::string& awaited, Kind kind) {
+  if (kind == Kind::collective) {
+    return fmt::format("halo-bandwidth: timeout on rank {} after {} s in {}: {}: {}", rank, timeout, call,
+                       phase, awaited.empty() ? "waiting for ranks that did not arrive" : awaited);
+  }
+  return fmt::format("halo-bandwidth: timeout on rank {} after {} s in {}: {}: waiting for {}", rank, timeout,
+                     call, phase, awaited.empty() ? "(nothing named)" : awaited);
+}
+
+void Watchdog::run() {
+  using clock = std::chrono::steady_clock;
+  const auto poll = std::chrono::duration<double>(std::min(0.1, timeout_ / 20));
+  std::uint64_t seen = 0;
+  auto since = clock::now();
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(stop_mutex_);
+      if (stop_cv_.wait_for(lock, poll, [this] { return stop_; })) return;
     }
+    const std::uint64_t seq = armed_.load(std::memory_order_acquire);
+    if (seq == 0 || seq != seen) {
+      seen = seq;
+      since = clock::now();
+      continue;
+    }
+    const auto kind = static_cast<Kind>(kind_.load(std::memory_order_relaxed));
+    if (std::chrono::duration<double>(clock::now() - since).count() > limit(kind)) expire(seq);
   }
 }
 
-void Watchdog::expire(const std::vector<MPI_Request>& requests, int count, const char* call) const {
-  int rank = 0;
-  report_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
-  std::string missing;
-  for (int i = 0; i < count; ++i) {
-    if (requests[static_cast<std::size_t>(i)] == MPI_REQUEST_NULL) continue;
-    int done = 0;
-    MPI_Request r = requests[static_cast<std::size_t>(i)];
-    if (report_mpi(MPI_Request_get_status(r, &done, MPI_STATUS_IGNORE), "MPI_Request_get_status") && done)
-      continue;
-    missing += (missing.empty() ? "" : "; ") + describe_(i);
+void Watchdog::expire(std::uint64_t seq) {
+  (void)seq;
+  const char* call = call_.load(std::memory_order_relaxed);
+  const Awaited* awaited = awaited_.load(std::memory_order_relaxed);
+  const auto kind = static_cast<Kind>(kind_.load(std::memory_order_relaxed));
+  std::string phase;
+  {
+    const std::lock_guard<std::mutex> lock(phase_mutex_);
+    phase = phase_;
   }
-  std::fprintf(stderr, "halo-bandwidth: timeout on rank %d after %g s in %s: %s: still waiting for %s\n",
-               rank, timeout_, call, phase_.c_str(), missing.empty() ? "(nothing pending)" : missing.c_str());
+  const std::string line = message(rank_, timeout_, call != nullptr ? call : "MPI", phase,
+                                   awaited != nullptr ? awaited->describe() : std::string(), kind);
+  std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
-  report_mpi(MPI_Abort(comm_, 4), "MPI_Abort");
-  std::abort();
+  // The ranks stuck on the same fault expire within moments of each other:
+  // give them time to name what they wait for before the launcher ends the job.
+  std::this_thread::sleep_for(std::chrono::duration<double>(std::min(1.0, 0.25 * timeout_)));
+  std::_Exit(exit_status(ExitCode::timeout));
 }
 
 }  // namespace halobw

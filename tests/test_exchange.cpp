@@ -10,13 +10,63 @@
 #include "halobw/check.hpp"
 #include "halobw/clock.hpp"
 #include "halobw/exchanger.hpp"
+#include "halobw/fields.hpp"
+#include "halobw/layout.hpp"
 #include "halobw/options.hpp"
 #include "halobw/report.hpp"
 
 using namespace halobw;
-using HostExchanger = Exchanger<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>;
+using Exec = Kokkos::DefaultHostExecutionSpace;
+using Mem = Kokkos::HostSpace;
 
 namespace {
+
+Shape cube(std::int64_t n, int halo, const AxisSet& axes, int fields = 1) {
+  Shape s;
+  s.global = {n, n, n};
+  s.halo = halo;
+  s.dirs = star_directions(axes);
+  s.fields = fields;
+  return s;
+}
+
+// Fields, exchanger and a check of one plan on one transport policy.
+template <class T>
+struct Rig {
+  FieldSet<Mem> fields;
+  Exchanger<Exec, Mem, T> ex;
+  Exec exec;
+  Rig(const Comm& comm, const RankPlan& plan, const ExchangeSetup& setup)
+      : fields(plan.padded, plan.fields),
+        ex(comm, plan, make_message_table(plan, setup.self), fields.views(), setup) {}
+  CheckOutcome fill_exchange_verify(int exchanges = 1) {
+    fill_fields(exec, ex.fields(), ex.plan());
+    for (int i = 0; i < exchanges; ++i) ex.exchange(exec);
+    return verify_fields(ex.fields(), ex.plan());
+  }
+};
+
+template <class F>
+void for_transport(Transport t, F&& f) {
+  switch (t) {
+    case Transport::direct:
+      f(DirectTransport{});
+      break;
+    case Transport::staged:
+      f(StagedTransport{});
+      break;
+    default:
+      f(DatatypeTransport{});
+  }
+}
+
+ExchangeSetup setup_of(SelfMode self, Schedule schedule, bool breakdown = false) {
+  ExchangeSetup s;
+  s.self = self;
+  s.schedule = schedule;
+  s.breakdown = breakdown;
+  return s;
+}
 
 std::vector<Dims3> grids_for(int np) {
   std::vector<Dims3> out{auto_grid(np).dims()};
@@ -50,20 +100,21 @@ TEST(Exchange, EveryGhostCellOnEveryTransport) {
             for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
               for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {
                 if (t == Transport::datatype && sched == Schedule::bulk) continue;  // no schedule there
-                const RankPlan plan = make_rank_plan(grid, n, h, axes, comm.rank());
-                HostExchanger ex(comm, plan, ExchangerConfig{t, self, sched, false});
-                fill_field(ex.exec(), ex.field(), ex.plan());
-                ex.exchange();
-                ex.exchange();  // requests and buffers are reused
-                const CheckOutcome out = verify_field(ex.field(), ex.plan());
+                const RankPlan plan = make_rank_plan(grid, cube(n, h, axes), comm.rank());
+                CheckOutcome out;
+                for_transport(t, [&](auto policy) {
+                  Rig<decltype(policy)> rig(comm, plan, setup_of(self, sched));
+                  out = rig.fill_exchange_verify(2);  // requests and buffers are reused
+                });
                 std::uint64_t expected_cells = 0;
-                for (const Face& f : plan.faces)
+                for (const Piece& f : plan.pieces)
                   expected_cells += static_cast<std::uint64_t>(f.recv_box.cells());
                 const std::string where =
                     fmt::format("grid {} dirs {} h {} N {} transport {} self {} schedule {}", grid.str(),
                                 name, h, n, to_string(t), to_string(self), to_string(sched));
-                const Verdict v = agree(comm, !out.failure, out.failure.value_or("") + " [" + where + "]");
-                EXPECT_TRUE(v.ok) << v.message;
+                const Status v =
+                    agree(comm, out.failure ? fail(*out.failure + " [" + where + "]") : Status{});
+                EXPECT_FALSE(v) << v->message;
                 EXPECT_EQ(out.ghost_cells, expected_cells) << where;
                 ++cases;
               }
@@ -79,25 +130,25 @@ TEST(Exchange, EveryGhostCellOnEveryTransport) {
 TEST(Exchange, CheckFindsACorruptedGhostCell) {
   const Comm comm(MPI_COMM_WORLD);
   const ProcGrid grid = auto_grid(comm.size());
-  const RankPlan plan = make_rank_plan(grid, 8, 1, {true, true, true}, comm.rank());
-  HostExchanger ex(comm, plan,
-                   ExchangerConfig{Transport::direct, SelfMode::copy, Schedule::pipelined, false});
-  fill_field(ex.exec(), ex.field(), ex.plan());
-  ex.exchange();
+  const RankPlan plan = make_rank_plan(grid, cube(8, 1, {true, true, true}), comm.rank());
+  Rig<DirectTransport> rig(comm, plan, setup_of(SelfMode::copy, Schedule::pipelined));
+  auto& ex = rig.ex;
+  fill_fields(rig.exec, ex.fields(), ex.plan());
+  ex.exchange(rig.exec);
   const int victim = comm.size() - 1;
-  if (comm.rank() == victim) ex.field()(0, 1, 1) = 12345.0;  // low x ghost of the +x message
-  const CheckOutcome out = verify_field(ex.field(), ex.plan());
-  const Verdict v = agree(comm, !out.failure, out.failure.value_or(""), 1);
-  EXPECT_FALSE(v.ok);
-  EXPECT_EQ(v.rank, victim);
-  EXPECT_NE(v.message.find(fmt::format("rank {} face -x ghost", victim)), std::string::npos) << v.message;
-  EXPECT_NE(v.message.find("cell (0,1,1)"), std::string::npos) << v.message;
-  EXPECT_NE(v.message.find("found 12345"), std::string::npos) << v.message;
+  if (comm.rank() == victim) ex.fields()[0](0, 1, 1) = 12345.0;  // low x ghost of the +x message
+  const CheckOutcome out = verify_fields(ex.fields(), ex.plan());
+  const Status v = agree(comm, out.failure ? fail(*out.failure, ExitCode::check_failed) : Status{});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->code, ExitCode::check_failed);
+  EXPECT_NE(v->message.find(fmt::format("rank {} face -x ghost", victim)), std::string::npos) << v->message;
+  EXPECT_NE(v->message.find("cell (0,1,1)"), std::string::npos) << v->message;
+  EXPECT_NE(v->message.find("found 12345"), std::string::npos) << v->message;
   // An owned cell changed is found too. Every rank exchanges; one corrupts.
-  fill_field(ex.exec(), ex.field(), ex.plan());
-  ex.exchange();
-  if (comm.rank() == victim) ex.field()(1, 1, 1) = -7.0;
-  const CheckOutcome owned = verify_field(ex.field(), ex.plan());
+  fill_fields(rig.exec, ex.fields(), ex.plan());
+  ex.exchange(rig.exec);
+  if (comm.rank() == victim) ex.fields()[0](1, 1, 1) = -7.0;
+  const CheckOutcome owned = verify_fields(ex.fields(), ex.plan());
   EXPECT_EQ(owned.failure.has_value(), comm.rank() == victim);
   if (owned.failure) EXPECT_NE(owned.failure->find("owned"), std::string::npos) << *owned.failure;
 }
@@ -106,30 +157,41 @@ TEST(Reduce, MaxTimeMaxMinBytesMaxCounts) {
   const Comm comm(MPI_COMM_WORLD);
   const int r = comm.rank();
   const int p = comm.size();
-  const RankFigures mine{{1e-6 * (r + 1)}, 100u * static_cast<unsigned>(r + 1), r, 2 * r, r % 2};
+  RankFigures mine;
+  mine.seconds = {1e-6 * (r + 1)};
+  mine.remote_bytes = 100u * static_cast<unsigned>(r + 1);
+  mine.counts.remote_faces = r;
+  mine.counts.self_faces = 2 * r;
+  mine.counts.offnode_faces = r % 2;
+  mine.counts.remote_edges = 3 * r;
+  mine.counts.remote_corners = r + 1;
   const Row row = reduce_row(comm, 42, mine);
   EXPECT_EQ(row.n, 42);
   EXPECT_DOUBLE_EQ(row.seconds, 1e-6 * p);
   EXPECT_EQ(row.send_max, 100u * static_cast<unsigned>(p));
   EXPECT_EQ(row.send_min, 100u);
-  EXPECT_EQ(row.remote_faces, p - 1);
-  EXPECT_EQ(row.self_faces, 2 * (p - 1));
-  EXPECT_EQ(row.offnode_faces, p > 1 ? 1 : 0);
+  EXPECT_EQ(row.counts.remote_faces, p - 1);
+  EXPECT_EQ(row.counts.self_faces, 2 * (p - 1));
+  EXPECT_EQ(row.counts.offnode_faces, p > 1 ? 1 : 0);
+  EXPECT_EQ(row.counts.remote_edges, 3 * (p - 1));
+  EXPECT_EQ(row.counts.remote_corners, p);
   EXPECT_FALSE(row.min_seconds.has_value());  // one block: no spread
 }
 
 TEST(Agree, LowestFailingRankSpeaksForAll) {
   const Comm comm(MPI_COMM_WORLD);
-  EXPECT_TRUE(agree(comm, true, "never shown").ok);
+  EXPECT_FALSE(agree(comm, Status{}));
   const int last = comm.size() - 1;
-  const Verdict v = agree(comm, comm.rank() != last, fmt::format("rank {} failed", comm.rank()), 7);
-  EXPECT_FALSE(v.ok);
-  EXPECT_EQ(v.code, 7);
-  EXPECT_EQ(v.rank, last);
-  EXPECT_EQ(v.message, fmt::format("rank {} failed", last));
-  const Verdict all = agree(comm, false, fmt::format("rank {}", comm.rank()), 2);
-  EXPECT_EQ(all.rank, 0);
-  EXPECT_EQ(all.message, "rank 0");
+  const Status v =
+      agree(comm, comm.rank() != last ? Status{}
+                                      : fail(fmt::format("rank {} failed", comm.rank()), ExitCode::timeout));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->code, ExitCode::timeout);
+  EXPECT_EQ(v->message, fmt::format("rank {} failed", last));
+  const Status all = agree(comm, fail(fmt::format("rank {}", comm.rank())));
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->code, ExitCode::bad_input);
+  EXPECT_EQ(all->message, "rank 0");
 }
 
 TEST(Mpi, HostNamesAndNodeRank) {
@@ -178,29 +240,38 @@ TEST(Exchange, BreakdownPhasesComposeToAnExchange) {
   const ProcGrid grid = auto_grid(comm.size());
   for (Transport t : {Transport::direct, Transport::staged}) {
     for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
-      const RankPlan plan = make_rank_plan(grid, 10, 2, {true, true, true}, comm.rank());
-      HostExchanger ex(comm, plan, ExchangerConfig{t, self, Schedule::pipelined, true});
-      fill_field(ex.exec(), ex.field(), ex.plan());
-      ex.pack_faces();
-      ex.stage_out();
-      ex.transfer();
-      ex.stage_in();
-      ex.unpack_faces();
-      const CheckOutcome out = verify_field(ex.field(), ex.plan());
-      const Verdict v = agree(comm, !out.failure, out.failure.value_or("") + " transport " + to_string(t));
-      EXPECT_TRUE(v.ok) << v.message;
+      const RankPlan plan = make_rank_plan(grid, cube(10, 2, {true, true, true}), comm.rank());
+      CheckOutcome out;
+      for_transport(t, [&](auto policy) {
+        Rig<decltype(policy)> rig(comm, plan, setup_of(self, Schedule::pipelined, true));
+        fill_fields(rig.exec, rig.ex.fields(), rig.ex.plan());
+        rig.ex.pack_phase(rig.exec);
+        rig.ex.stage_phase(rig.exec);  // out and back: the receive buffer is filled by transfer() next
+        rig.ex.transfer();
+        rig.ex.stage_phase(rig.exec);
+        rig.ex.unpack_phase(rig.exec);
+        out = verify_fields(rig.ex.fields(), rig.ex.plan());
+      });
+      const Status v =
+          agree(comm, out.failure ? fail(*out.failure + " transport " + to_string(t)) : Status{});
+      EXPECT_FALSE(v) << v->message;
     }
   }
   // The datatype transport with breakdown buffers still exchanges correctly, and
-  // its transfer() moves contiguous buffers without touching the field.
-  const RankPlan plan = make_rank_plan(grid, 10, 1, {false, false, true}, comm.rank());
-  HostExchanger ex(comm, plan,
-                   ExchangerConfig{Transport::datatype, SelfMode::copy, Schedule::pipelined, true});
-  fill_field(ex.exec(), ex.field(), ex.plan());
-  ex.transfer();
-  ex.exchange();
-  const CheckOutcome out = verify_field(ex.field(), ex.plan());
-  EXPECT_TRUE(agree(comm, !out.failure, out.failure.value_or("")).ok);
+  // its transfer() moves the contiguous buffers, not the field: after a transfer
+  // alone the ghost cells still hold the sentinel.
+  const RankPlan plan = make_rank_plan(grid, cube(10, 1, {false, false, true}), comm.rank());
+  Rig<DatatypeTransport> rig(comm, plan, setup_of(SelfMode::copy, Schedule::pipelined, true));
+  fill_fields(rig.exec, rig.ex.fields(), rig.ex.plan());
+  rig.ex.transfer();
+  const CheckOutcome untouched = verify_fields(rig.ex.fields(), rig.ex.plan());
+  const bool any_ghost = !plan.pieces.empty();
+  EXPECT_EQ(untouched.failure.has_value(), any_ghost);
+  if (untouched.failure)
+    EXPECT_NE(untouched.failure->find("found -1"), std::string::npos) << *untouched.failure;
+  rig.ex.exchange(rig.exec);
+  const CheckOutcome out = verify_fields(rig.ex.fields(), rig.ex.plan());
+  EXPECT_FALSE(agree(comm, out.failure ? fail(*out.failure) : Status{}));
 }
 
 TEST(Reduce, RepeatsGiveMedianMinMaxOfTheSlowestRank) {

@@ -97,7 +97,7 @@ TEST(Blocks, RemainderGoesToTheFirstBlocks) {
 
 TEST(Blocks, BrickOfUnevenSplit) {
   const ProcGrid g({1, 2, 3});
-  const auto b = brick_of(g, 17, g.rank_of({0, 1, 2}));
+  const auto b = brick_of(g, {17, 17, 17}, g.rank_of({0, 1, 2}));
   EXPECT_EQ(b.extent, (halobw::Index3{17, 8, 5}));
   EXPECT_EQ(b.offset, (halobw::Index3{0, 9, 12}));
 }

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "halobw/layout.hpp"
 #include "halobw/options.hpp"
 
 using namespace halobw;
@@ -10,8 +11,8 @@ namespace {
 
 const std::vector<Backend> kHostOnly{Backend::host};
 
-ParseResult parse(std::vector<std::string> args, std::map<std::string, std::string> env = {},
-                  const std::vector<Backend>& backends = kHostOnly) {
+Expected<Parsed> parse(std::vector<std::string> args, std::map<std::string, std::string> env = {},
+                       const std::vector<Backend>& backends = kHostOnly) {
   auto lookup = [env](const std::string& name) -> std::optional<std::string> {
     auto it = env.find(name);
     if (it == env.end()) return std::nullopt;
@@ -22,18 +23,20 @@ ParseResult parse(std::vector<std::string> args, std::map<std::string, std::stri
 
 void expect_error(std::vector<std::string> args, const std::string& fragment,
                   std::map<std::string, std::string> env = {}) {
-  const ParseResult r = parse(args, env);
-  EXPECT_EQ(r.action, ParseResult::Action::error) << ::testing::PrintToString(args);
-  EXPECT_NE(r.text.find(fragment), std::string::npos) << r.text;
-  EXPECT_EQ(r.text.find('\n'), std::string::npos) << "one line: " << r.text;
+  const Expected<Parsed> r = parse(args, env);
+  ASSERT_FALSE(r.ok()) << ::testing::PrintToString(args);
+  EXPECT_EQ(r.failure().code, ExitCode::bad_input);
+  const std::string& text = r.failure().message;
+  EXPECT_NE(text.find(fragment), std::string::npos) << text;
+  EXPECT_EQ(text.find('\n'), std::string::npos) << "one line: " << text;
 }
 
 }  // namespace
 
 TEST(Options, Defaults) {
-  const ParseResult r = parse({});
-  ASSERT_EQ(r.action, ParseResult::Action::run);
-  const Options& o = r.options;
+  const auto r = parse({});
+  ASSERT_TRUE(r.ok());
+  const Options& o = r->options;
   EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{64, 128, 256}));
   EXPECT_EQ(o.directions(), "x");
   EXPECT_EQ(o.halo, 1);
@@ -48,10 +51,10 @@ TEST(Options, Defaults) {
 }
 
 TEST(Options, EveryFlag) {
-  const ParseResult r = parse({"--sizes", "16,32", "--axis", "z", "--halo", "2", "--iters", "7", "--warmup",
-                               "0", "--grid", "1,1,2", "--pack", "kernel", "--self", "mpi", "--check"});
-  ASSERT_EQ(r.action, ParseResult::Action::run) << r.text;
-  const Options& o = r.options;
+  const auto r = parse({"--sizes", "16,32", "--axis", "z", "--halo", "2", "--iters", "7", "--warmup", "0",
+                        "--grid", "1,1,2", "--pack", "kernel", "--self", "mpi", "--check"});
+  ASSERT_TRUE(r.ok()) << r.failure().message;
+  const Options& o = r->options;
   EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{16, 32}));
   EXPECT_EQ(o.axes, (AxisSet{false, false, true}));
   EXPECT_EQ(o.directions(), "z");
@@ -63,22 +66,22 @@ TEST(Options, EveryFlag) {
   EXPECT_EQ(o.pack, PackMode::kernel);
   EXPECT_EQ(o.self, SelfMode::mpi);
   EXPECT_TRUE(o.check);
-  const ParseResult all = parse({"--faces", "--sizes=8"});
-  EXPECT_EQ(all.options.directions(), "all");
-  EXPECT_EQ(all.options.axes, (AxisSet{true, true, true}));
-  EXPECT_EQ(parse({"--axis", "y"}).options.directions(), "y");
+  const auto all = parse({"--faces", "--sizes=8"});
+  EXPECT_EQ(all->options.directions(), "all");
+  EXPECT_EQ(all->options.axes, (AxisSet{true, true, true}));
+  EXPECT_EQ(parse({"--axis", "y"})->options.directions(), "y");
 }
 
 TEST(Options, GridFromEnvironmentAndFlagWins) {
-  const ParseResult env = parse({}, {{"OPENPFC_FD_PROC_GRID", "2,1,1"}});
-  ASSERT_EQ(env.action, ParseResult::Action::run);
-  EXPECT_EQ(*env.options.grid, (Dims3{2, 1, 1}));
-  EXPECT_EQ(env.options.grid_source, GridSource::environment);
-  const ParseResult flag = parse({"--grid", "1,2,1"}, {{"OPENPFC_FD_PROC_GRID", "2,1,1"}});
-  EXPECT_EQ(*flag.options.grid, (Dims3{1, 2, 1}));
-  EXPECT_EQ(flag.options.grid_source, GridSource::flag);
+  const auto env = parse({}, {{"OPENPFC_FD_PROC_GRID", "2,1,1"}});
+  ASSERT_TRUE(env.ok());
+  EXPECT_EQ(*env->options.grid, (Dims3{2, 1, 1}));
+  EXPECT_EQ(env->options.grid_source, GridSource::environment);
+  const auto flag = parse({"--grid", "1,2,1"}, {{"OPENPFC_FD_PROC_GRID", "2,1,1"}});
+  EXPECT_EQ(*flag->options.grid, (Dims3{1, 2, 1}));
+  EXPECT_EQ(flag->options.grid_source, GridSource::flag);
   // The flag wins even over a malformed variable.
-  EXPECT_EQ(parse({"--grid", "1,1,1"}, {{"OPENPFC_FD_PROC_GRID", "junk"}}).action, ParseResult::Action::run);
+  EXPECT_TRUE(parse({"--grid", "1,1,1"}, {{"OPENPFC_FD_PROC_GRID", "junk"}}).ok());
 }
 
 TEST(Options, BadSizes) {
@@ -112,9 +115,12 @@ TEST(Options, BadCountsAndFlags) {
   expect_error({"--timeout", "1e-9"}, "--timeout");
   expect_error({"--timeout", "0.5"}, "--timeout");
   expect_error({"--repeats", "2000000"}, "--repeats");
-  EXPECT_EQ(parse({"--timeout", "0"}).options.timeout, 0.0);
-  EXPECT_EQ(parse({"--timeout", "2.5"}).options.timeout, 2.5);
-  EXPECT_EQ(parse({}).options.timeout, 300.0);
+  expect_error({"--halo", "0x10"}, "--halo");               // plain decimals only: CLI11 alone would read hex
+  EXPECT_EQ(parse({"--iters", "010"})->options.iters, 10);  // decimal, where CLI11 alone reads octal 8
+  expect_error({"--pack", "1"}, "--pack");                  // names, not the enum's numbers
+  EXPECT_EQ(parse({"--timeout", "0"})->options.timeout, 0.0);
+  EXPECT_EQ(parse({"--timeout", "2.5"})->options.timeout, 2.5);
+  EXPECT_EQ(parse({})->options.timeout, 300.0);
 }
 
 TEST(Options, BadGrid) {
@@ -131,36 +137,43 @@ TEST(Options, BackendsOfThisBuild) {
   expect_error({"--cuda"}, "backend cuda");
   expect_error({"--hip"}, "backend hip");
   expect_error({"--backend", "sycl"}, "--backend");
-  const ParseResult cuda = parse({"--cuda"}, {}, {Backend::host, Backend::cuda});
-  ASSERT_EQ(cuda.action, ParseResult::Action::run);
-  EXPECT_EQ(cuda.options.backend, Backend::cuda);
-  EXPECT_EQ(cuda.options.pack, PackMode::kernel);  // device default
-  EXPECT_EQ(parse({"--backend", "host"}, {}, {Backend::host, Backend::hip}).options.backend, Backend::host);
+  const auto cuda = parse({"--cuda"}, {}, {Backend::host, Backend::cuda});
+  ASSERT_TRUE(cuda.ok());
+  EXPECT_EQ(cuda->options.backend, Backend::cuda);
+  EXPECT_EQ(cuda->options.pack, PackMode::kernel);  // device default
+  EXPECT_EQ(parse({"--backend", "host"}, {}, {Backend::host, Backend::hip})->options.backend, Backend::host);
 }
 
 TEST(Options, GpuAwareFlagAndEnvironment) {
-  EXPECT_EQ(parse({}).options.gpu_aware, GpuAwareMode::automatic);
-  const ParseResult env = parse({}, {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "0"}});
-  EXPECT_EQ(env.options.gpu_aware, GpuAwareMode::off);
-  EXPECT_EQ(env.options.gpu_aware_source, "OPENPFC_ASSUME_GPU_AWARE_MPI");
-  const ParseResult flag = parse({"--gpu-aware", "on"}, {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "0"}});
-  EXPECT_EQ(flag.options.gpu_aware, GpuAwareMode::on);
-  EXPECT_EQ(flag.options.gpu_aware_source, "--gpu-aware");
+  EXPECT_EQ(parse({})->options.gpu_aware, GpuAwareMode::automatic);
+  const auto env = parse({}, {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "0"}});
+  EXPECT_EQ(env->options.gpu_aware, GpuAwareMode::off);
+  EXPECT_EQ(env->options.gpu_aware_source, "OPENPFC_ASSUME_GPU_AWARE_MPI");
+  const auto flag = parse({"--gpu-aware", "on"}, {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "0"}});
+  EXPECT_EQ(flag->options.gpu_aware, GpuAwareMode::on);
+  EXPECT_EQ(flag->options.gpu_aware_source, "--gpu-aware");
   expect_error({}, "OPENPFC_ASSUME_GPU_AWARE_MPI", {{"OPENPFC_ASSUME_GPU_AWARE_MPI", "yes"}});
   expect_error({"--gpu-aware", "off"}, "--pack kernel");
 }
 
 TEST(Options, HelpAndVersion) {
-  const ParseResult help = parse({"--help"});
-  EXPECT_EQ(help.action, ParseResult::Action::exit_ok);
+  const auto help = parse({"--help"});
+  ASSERT_TRUE(help.ok() && help->exit_text);
+  const std::string& text = *help->exit_text;
   for (const char* flag : {"--sizes", "--axis", "--faces", "--halo", "--iters", "--warmup", "--grid",
                            "--pack", "--self", "--check", "--backend", "--cuda", "--hip", "--gpu-aware",
-                           "--version", "OPENPFC_FD_PROC_GRID", "Example"}) {
-    EXPECT_NE(help.text.find(flag), std::string::npos) << flag;
+                           "--version", "OPENPFC_FD_PROC_GRID", "Example", kRateDefinition}) {
+    EXPECT_NE(text.find(flag), std::string::npos) << flag;
   }
-  const ParseResult version = parse({"--version"});
-  EXPECT_EQ(version.action, ParseResult::Action::exit_ok);
-  EXPECT_EQ(version.text, "halo-bandwidth test\n");
+  // The groups are sections of --help, in order.
+  const auto deco = text.find("Decomposition");
+  const auto exch = text.find("Exchange");
+  const auto meas = text.find("Measurement");
+  const auto out = text.find("Output");
+  EXPECT_TRUE(deco < exch && exch < meas && meas < out && out != std::string::npos) << text;
+  const auto version = parse({"--version"});
+  ASSERT_TRUE(version.ok() && version->exit_text);
+  EXPECT_EQ(*version->exit_text, "halo-bandwidth test\n");
 }
 
 TEST(Layout, GridMustMatchRanks) {
@@ -169,7 +182,8 @@ TEST(Layout, GridMustMatchRanks) {
   o.grid_source = GridSource::flag;
   const auto e = validate_layout(o, 2);
   ASSERT_TRUE(e);
-  EXPECT_NE(e->find("has 4 ranks, but the job has 2"), std::string::npos) << *e;
+  EXPECT_EQ(e->code, ExitCode::bad_input);
+  EXPECT_NE(e->message.find("has 4 ranks, but the job has 2"), std::string::npos) << e->message;
   EXPECT_FALSE(validate_layout(o, 4));
 }
 
@@ -179,8 +193,8 @@ TEST(Layout, LocalExtentAtLeastHalo) {
   o.halo = 2;
   const auto e = validate_layout(o, 2);  // 1x1x2: 3 / 2 = 1 < 2 along z
   ASSERT_TRUE(e);
-  EXPECT_NE(e->find("N=3"), std::string::npos) << *e;
-  EXPECT_NE(e->find("along z"), std::string::npos) << *e;
+  EXPECT_NE(e->message.find("N=3"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("along z"), std::string::npos) << e->message;
   o.sizes = {1};
   o.halo = 1;
   EXPECT_TRUE(validate_layout(o, 2));  // an extent of zero
@@ -194,7 +208,7 @@ TEST(Layout, GridDimensionsCannotOverflow) {
   o.grid = Dims3{111620, 429509837, 384773};  // the product wraps to 4 in 64 bits
   const auto e = validate_layout(o, 4);
   ASSERT_TRUE(e);
-  EXPECT_NE(e->find("larger than the job's 4 ranks"), std::string::npos) << *e;
+  EXPECT_NE(e->message.find("larger than the job's 4 ranks"), std::string::npos) << e->message;
 }
 
 TEST(Layout, CheckNeedsExactValues) {
@@ -203,7 +217,7 @@ TEST(Layout, CheckNeedsExactValues) {
   o.sizes = {131072};
   const auto e = validate_layout(o, 1);
   ASSERT_TRUE(e);
-  EXPECT_NE(e->find("--check needs N below 131072"), std::string::npos) << *e;
+  EXPECT_NE(e->message.find("--check needs N below 131072"), std::string::npos) << e->message;
 }
 
 TEST(Layout, FaceMustFitOneMessage) {
@@ -211,5 +225,5 @@ TEST(Layout, FaceMustFitOneMessage) {
   o.sizes = {70000};
   const auto e = validate_layout(o, 1);
   ASSERT_TRUE(e);
-  EXPECT_NE(e->find("beyond one MPI message"), std::string::npos) << *e;
+  EXPECT_NE(e->message.find("beyond one MPI message"), std::string::npos) << e->message;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "halobw/columns.hpp"
+#include "halobw/output.hpp"
 #include "halobw/report.hpp"
 
 using namespace halobw;
@@ -14,10 +16,10 @@ TEST(Report, SeedRowFormat) {
   row.n = 64;
   row.send_max = row.send_min = 65536;
   row.seconds = 31.142e-6;
-  row.remote_faces = 2;
-  EXPECT_EQ(format_row(row, Columns{}), "64 65536 31.1 2.104 4.209 2 0 0\n");
+  row.counts.remote_faces = 2;
+  EXPECT_EQ(format_row(row, Groups{}), "64 65536 31.1 2.104 4.209 2 0 0\n");
   row.seconds = 31.15e-6;
-  EXPECT_EQ(format_row(row, Columns{}), "64 65536 31.1 2.104 4.208 2 0 0\n");
+  EXPECT_EQ(format_row(row, Groups{}), "64 65536 31.1 2.104 4.208 2 0 0\n");
 }
 
 TEST(Report, RatesFollowBytesAndTime) {
@@ -28,8 +30,8 @@ TEST(Report, RatesFollowBytesAndTime) {
   Row row;
   row.n = 16;
   row.seconds = 2e-6;
-  row.self_faces = 2;
-  EXPECT_EQ(format_row(row, Columns{}), "16 0 2.0 0.000 0.000 0 2 0\n");
+  row.counts.self_faces = 2;
+  EXPECT_EQ(format_row(row, Groups{}), "16 0 2.0 0.000 0.000 0 2 0\n");
 }
 
 TEST(Report, SendMinColumn) {
@@ -38,13 +40,13 @@ TEST(Report, SendMinColumn) {
   row.send_max = 9792;
   row.send_min = 8704;
   row.seconds = 1e-5;
-  row.remote_faces = 4;
-  row.self_faces = 2;
-  row.offnode_faces = 1;
-  EXPECT_EQ(format_row(row, Columns{true}), "17 9792 10.0 0.979 1.958 4 2 1 8704\n");
-  EXPECT_EQ(format_columns(Columns{}),
+  row.counts.remote_faces = 4;
+  row.counts.self_faces = 2;
+  row.counts.offnode_faces = 1;
+  EXPECT_EQ(format_row(row, Groups().add(Group::send_min)), "17 9792 10.0 0.979 1.958 4 2 1 8704\n");
+  EXPECT_EQ(format_columns(Groups{}),
             "# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces\n");
-  EXPECT_EQ(format_columns(Columns{true}),
+  EXPECT_EQ(format_columns(Groups().add(Group::send_min)),
             "# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces Send_min_B\n");
 }
 
@@ -82,8 +84,9 @@ TEST(Report, HeaderLines) {
 }
 
 TEST(Report, OptionalColumnsFollowTheStandardOnes) {
-  const Columns all{true, true, true, true};
-  const auto names = column_names(all);
+  const Groups all = Groups().add(Group::send_min).add(Group::spread).add(Group::breakdown).add(Group::limit);
+  std::vector<std::string> names;
+  for (const Column* c : table_columns(all)) names.emplace_back(c->name);
   const std::vector<std::string> want{"N",           "Send_B",    "Time_us",      "Uni_GBps",   "Duplex_GBps",
                                       "RemoteFaces", "SelfFaces", "OffNodeFaces", "Send_min_B", "Min_us",
                                       "Max_us",      "Pack_us",   "Xfer_us",      "Stage_us",   "Unpack_us",
@@ -93,7 +96,7 @@ TEST(Report, OptionalColumnsFollowTheStandardOnes) {
   row.n = 64;
   row.send_max = row.send_min = 65536;
   row.seconds = 20e-6;
-  row.remote_faces = 2;
+  row.counts.remote_faces = 2;
   row.min_seconds = 18e-6;
   row.max_seconds = 25e-6;
   row.phases = Phases{2e-6, 16e-6, 0.0, 3e-6};
@@ -103,7 +106,7 @@ TEST(Report, OptionalColumnsFollowTheStandardOnes) {
             "64 65536 20.0 3.277 6.554 2 0 0 65536 18.0 25.0 2.0 16.0 0.0 3.0 4.096 0.80 12.346 n/a\n");
   // The standard columns are the same with or without the optional ones.
   const auto fields = row_fields(row, all);
-  const auto plain = row_fields(row, Columns{});
+  const auto plain = row_fields(row, Groups{});
   EXPECT_TRUE(std::equal(plain.begin(), plain.end(), fields.begin()));
   Row none = row;
   none.send_max = 0;
@@ -119,4 +122,43 @@ TEST(Report, SpreadIsMedianMinMax) {
   EXPECT_EQ(odd.max, 3.0);
   EXPECT_EQ(spread({4.0, 1.0, 2.0, 3.0}).median, 2.5);
   EXPECT_EQ(spread({5.0}).median, 5.0);
+}
+
+// The column table drives every format: the CSV header lists every column in
+// file order after the settings, a CSV row leaves unmeasured groups empty, and
+// a JSON row carries only the measured groups (Send_min_B always).
+TEST(Columns, OneTableForEveryFormat) {
+  const std::string header = csv_header();
+  EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
+  EXPECT_NE(header.find(",contiguous,N,Send_B,Send_min_B,Time_us,"), std::string::npos) << header;
+  std::size_t names = 0;
+  for (const Column& c : columns()) {
+    EXPECT_NE(header.find(std::string(",") + c.name), std::string::npos) << c.name;
+    ++names;
+  }
+  EXPECT_EQ(std::count(header.begin(), header.end(), ','), static_cast<long>(names + 20 - 1));
+  Row row;
+  row.n = 16;
+  row.send_max = row.send_min = 4096;
+  row.seconds = 2e-6;
+  row.counts.remote_faces = 2;
+  HeaderInfo h;
+  h.grid = "1x1x2";
+  const std::string plain = csv_row(h, row, Groups{});
+  EXPECT_NE(plain.find(",16,4096,4096,2.0,2.048,4.096,2,0,0,,,,,,,,,,\n"), std::string::npos) << plain;
+  const std::string json = json_row(row, Groups{});
+  EXPECT_NE(json.find("\"Send_min_B\":4096"), std::string::npos) << json;
+  EXPECT_EQ(json.find("Min_us"), std::string::npos) << json;
+  EXPECT_EQ(json.find("Eff"), std::string::npos) << json;
+  row.phases = Phases{1e-6, 1e-6, 0.0, 1e-6};
+  const std::string with = json_row(row, Groups().add(Group::breakdown).add(Group::limit));
+  EXPECT_NE(with.find("\"Eff\":0.5"), std::string::npos) << with;
+  EXPECT_NE(with.find("\"Peer_GBps\":null"), std::string::npos) << with;
+  EXPECT_EQ(with.find("Copy_GBps"), std::string::npos) << with;  // not measured: absent
+  // Every column has a unit, a meaning and decimals that fit its kind.
+  for (const Column& c : columns()) {
+    EXPECT_TRUE(c.unit && *c.unit) << c.name;
+    EXPECT_TRUE(c.meaning && *c.meaning) << c.name;
+    EXPECT_GE(c.decimals, kWhole) << c.name;
+  }
 }

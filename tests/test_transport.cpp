@@ -2,6 +2,8 @@
 
 #include "halobw/device.hpp"
 #include "halobw/memory.hpp"
+#include "halobw/messages.hpp"
+#include "halobw/pieces.hpp"
 
 using namespace halobw;
 
@@ -28,46 +30,69 @@ TEST(Transport, ChosenOncePerRun) {
   GpuAwareness aware{true, "test"};
   GpuAwareness staged{false, "test"};
   // Host: datatype, direct, or staged when GPU-aware MPI is switched off explicitly.
-  EXPECT_EQ(choose_transport(o, aware).transport, Transport::datatype);
-  EXPECT_EQ(choose_transport(o, aware).gpu_aware, "n/a");
+  EXPECT_EQ(choose_transport(o, aware)->transport, Transport::datatype);
+  EXPECT_EQ(choose_transport(o, aware)->gpu_aware, "n/a");
   o.pack = PackMode::kernel;
-  EXPECT_EQ(choose_transport(o, aware).transport, Transport::direct);
+  EXPECT_EQ(choose_transport(o, aware)->transport, Transport::direct);
   o.gpu_aware = GpuAwareMode::off;
-  EXPECT_EQ(choose_transport(o, staged).transport, Transport::staged);
-  EXPECT_EQ(choose_transport(o, staged).gpu_aware, "0");
+  EXPECT_EQ(choose_transport(o, staged)->transport, Transport::staged);
+  EXPECT_EQ(choose_transport(o, staged)->gpu_aware, "0");
   // Device: direct when GPU-aware, staged otherwise; datatype needs GPU-aware MPI.
   o = Options{};
   o.backend = Backend::cuda;
   o.pack = PackMode::kernel;
-  EXPECT_EQ(choose_transport(o, aware).transport, Transport::direct);
-  EXPECT_EQ(choose_transport(o, aware).gpu_aware, "1");
-  EXPECT_EQ(choose_transport(o, staged).transport, Transport::staged);
+  EXPECT_EQ(choose_transport(o, aware)->transport, Transport::direct);
+  EXPECT_EQ(choose_transport(o, aware)->gpu_aware, "1");
+  EXPECT_EQ(choose_transport(o, staged)->transport, Transport::staged);
   o.pack = PackMode::datatype;
-  EXPECT_FALSE(choose_transport(o, aware).error);
-  const TransportChoice bad = choose_transport(o, staged);
-  ASSERT_TRUE(bad.error);
-  EXPECT_NE(bad.error->find("needs GPU-aware MPI"), std::string::npos);
+  EXPECT_TRUE(choose_transport(o, aware).ok());
+  const auto bad = choose_transport(o, staged);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.failure().code, ExitCode::bad_input);
+  EXPECT_NE(bad.failure().message.find("needs GPU-aware MPI"), std::string::npos);
 }
 
 TEST(Memory, NeedCountsFieldBuffersAndStaging) {
   const ProcGrid g({1, 1, 2});
-  const RankPlan p = make_rank_plan(g, 16, 2, {true, true, true}, 0);  // 16x16x8, h = 2
+  Shape shape;
+  shape.global = {16, 16, 16};
+  shape.halo = 2;
+  shape.dirs = star_directions({true, true, true});
+  const RankPlan p = make_rank_plan(g, shape, 0);  // 16x16x8, h = 2
+  const MessageTable copy = make_message_table(p, SelfMode::copy);
+  const MessageTable mpi = make_message_table(p, SelfMode::mpi);
   const std::uint64_t field = 20ull * 20 * 12 * 8;
-  const MemoryNeed dt = memory_need(p, Transport::datatype, SelfMode::copy);
-  EXPECT_EQ(dt.field, field);
+  MemoryUse use;
+  const MemoryNeed dt = memory_need(p, copy, use);
+  EXPECT_EQ(dt.fields, field);
   EXPECT_EQ(dt.buffers, 0u);
   EXPECT_EQ(dt.staging, 0u);
   const std::uint64_t z_faces = 2ull * 8 * 2 * 16 * 16;  // the two remote faces
-  const MemoryNeed direct = memory_need(p, Transport::direct, SelfMode::copy);
+  use.transport = Transport::direct;
+  const MemoryNeed direct = memory_need(p, copy, use);
   EXPECT_EQ(direct.buffers, 2 * z_faces);
   const std::uint64_t all_faces = z_faces + 4ull * 8 * 2 * 16 * 8;
-  EXPECT_EQ(memory_need(p, Transport::direct, SelfMode::mpi).buffers, 2 * all_faces);
-  const MemoryNeed staged = memory_need(p, Transport::staged, SelfMode::copy);
-  EXPECT_EQ(staged.staging, 2 * z_faces);
-  const MemoryNeed both = memory_need(p, Transport::datatype, SelfMode::copy, true, true);
+  EXPECT_EQ(memory_need(p, mpi, use).buffers, 2 * all_faces);
+  use.transport = Transport::staged;
+  EXPECT_EQ(memory_need(p, copy, use).staging, 2 * z_faces);
+  use.transport = Transport::datatype;
+  use.breakdown = use.limit = true;
+  const MemoryNeed both = memory_need(p, copy, use);
   EXPECT_EQ(both.buffers, 2 * z_faces);  // breakdown buffers on the datatype transport
   EXPECT_EQ(both.limit, 2 * p.remote_bytes);
+  EXPECT_EQ(both.peer, 0u);  // host: no peer copy
   EXPECT_EQ(both.in_field_space(), field + 2 * z_faces + 2 * z_faces);
+  // On a device the peer buffers hold the busiest sender's bytes, and --check mirrors the field.
+  use.device = use.check = true;
+  use.send_max = 3 * p.remote_bytes;
+  const MemoryNeed dev = memory_need(p, copy, use);
+  EXPECT_EQ(dev.peer, 2 * 3 * p.remote_bytes);
+  EXPECT_EQ(dev.mirror, field);
+  EXPECT_EQ(dev.on_host(), dev.mirror);
+  // Three fields: three bricks.
+  shape.fields = 3;
+  const RankPlan three = make_rank_plan(g, shape, 0);
+  EXPECT_EQ(memory_need(three, make_message_table(three, SelfMode::copy), MemoryUse{}).fields, 3 * field);
   EXPECT_TRUE(host_available_bytes().has_value());
   EXPECT_EQ(gib(3ull << 30), "3.0 GiB");
 }

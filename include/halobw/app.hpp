@@ -9,7 +9,8 @@
 
 namespace halobw {
 
-// `args` are the arguments after the program name. Collective; returns the exit code.
-int run_app(Comm& comm, const std::vector<std::string>& args);
+// `args` are the arguments after the program name; `thread_level` is what
+// MPI_Init_thread provided. Collective; returns the exit code (failure.hpp).
+int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level);
 
 }  // namespace halobw

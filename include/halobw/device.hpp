@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "halobw/failure.hpp"
 #include "halobw/options.hpp"
-#include "halobw/transport.hpp"
 
 namespace halobw {
 
@@ -52,13 +52,12 @@ struct GpuAwareness {
 [[nodiscard]] GpuAwareness resolve_gpu_aware(const Options& opt, const GpuQuery& query,
                                              const std::optional<std::string>& mpich_gpu_env);
 
-// The transport for a run, or an error message (--pack datatype on a device needs GPU-aware MPI).
+// The transport for a run (--pack datatype on a device needs GPU-aware MPI).
 struct TransportChoice {
   Transport transport = Transport::datatype;
   std::string gpu_aware = "n/a";  // as the header prints it
-  std::optional<std::string> error;
 };
-[[nodiscard]] TransportChoice choose_transport(const Options& opt, const GpuAwareness& aware);
+[[nodiscard]] Expected<TransportChoice> choose_transport(const Options& opt, const GpuAwareness& aware);
 
 // Free memory where the field lives: the device's for a device backend, nullopt for host.
 [[nodiscard]] std::optional<std::uint64_t> device_free_bytes(Backend backend);

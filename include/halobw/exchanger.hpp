@@ -1,307 +1,242 @@
 // The exchanger: the only code that moves halo bytes. One class template on
 // the Kokkos execution and memory space serves the host and every device
-// backend; the transport (datatype, direct, staged) and the schedule (bulk,
-// pipelined) are fixed at construction, never chosen per face in the loop.
+// backend; the transport is a policy type and the MPI method a policy object,
+// both fixed at construction. The fields live outside; the execution-space
+// instance is passed to each call.
 //
-// One exchange: post every receive, pack, send, copy self faces, wait,
-// unpack, fence. Buffers, datatypes and requests are made once, here.
-// The phases are also callable one by one, for --breakdown.
+// One exchange is start() then finish():
+//   start:  post every receive; pack, stage and send (each message as soon as
+//           it is ready on the pipelined schedule, all at once on the bulk
+//           one); copy the self pieces;
+//   finish: wait; stage back and unpack (each message as it lands where the
+//           method can tell, else all after the wait); fence.
+// Between the two, the caller may run work of its own (--overlap).
 #pragma once
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
-#include "halobw/faces.hpp"
+#include "halobw/allocation.hpp"
 #include "halobw/kernels.hpp"
+#include "halobw/messages.hpp"
+#include "halobw/method.hpp"
 #include "halobw/mpi.hpp"
-#include "halobw/options.hpp"
-#include "halobw/test_hooks.hpp"
-#include "halobw/transport.hpp"
-#include "halobw/watchdog.hpp"
+#include "halobw/pieces.hpp"
+#include "halobw/settings.hpp"
 
 namespace halobw {
 
-// Host memory for staging: pinned where the Kokkos version offers it.
-template <class MemSpace>
-struct StagingSpace {
-  using type = Kokkos::HostSpace;
+// The transports as policy types.
+struct DatatypeTransport {
+  static constexpr Transport kind = Transport::datatype;
+  static constexpr bool packs = false;
+  static constexpr bool stages = false;
 };
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct StagingSpace<Kokkos::CudaSpace> {
-  using type = Kokkos::CudaHostPinnedSpace;
+struct DirectTransport {
+  static constexpr Transport kind = Transport::direct;
+  static constexpr bool packs = true;
+  static constexpr bool stages = false;
 };
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-#if KOKKOS_VERSION >= 40000
-template <>
-struct StagingSpace<Kokkos::HIPSpace> {
-  using type = Kokkos::HIPHostPinnedSpace;
+struct StagedTransport {
+  static constexpr Transport kind = Transport::staged;
+  static constexpr bool packs = true;
+  static constexpr bool stages = true;
 };
-#else
-template <>
-struct StagingSpace<Kokkos::Experimental::HIPSpace> {
-  using type = Kokkos::Experimental::HIPHostPinnedSpace;
-};
-#endif
-#endif
 
-struct ExchangerConfig {
-  Transport transport = Transport::datatype;
+struct ExchangeSetup {
   SelfMode self = SelfMode::copy;
   Schedule schedule = Schedule::pipelined;
-  bool breakdown = false;  // contiguous buffers for transfer() on the datatype transport too
-  double timeout = 0;      // seconds a wait may last before the watchdog aborts; 0: none
+  bool breakdown = false;           // packed buffers and a method for transfer(), on every transport
+  Watchdog* watchdog = nullptr;     // guards every wait; null: none
+  MethodFactory method = make_p2p;  // builds the MPI method over the wires
 };
 
-template <class ExecSpace, class MemSpace = typename ExecSpace::memory_space>
+template <class ExecSpace, class MemSpace, class TransportPolicy>
 class Exchanger {
  public:
-  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, MemSpace>;
-  using Buffer = Kokkos::View<double*, MemSpace>;
-  using HostBuffer = Kokkos::View<double*, typename StagingSpace<MemSpace>::type>;
+  using Field = FieldView<MemSpace>;
+  using Buffer = Values<MemSpace>;
+  using HostBuffer = Values<Kokkos::HostSpace>;
+  static constexpr bool kPacks = TransportPolicy::packs;
+  static constexpr bool kStages = TransportPolicy::stages;
 
-  Exchanger(const Comm& comm, RankPlan plan, const ExchangerConfig& config, ExecSpace exec = ExecSpace())
-      : comm_(comm),
+  // `fields` must outlive the exchanger; `comm` must too.
+  Exchanger(const Comm& comm, RankPlan plan, MessageTable table, std::vector<Field> fields,
+            const ExchangeSetup& setup)
+      : comm_(comm.get()),
         plan_(std::move(plan)),
-        config_(config),
-        exec_(exec),
-        watchdog_(comm.get(), config.timeout, [this](int i) { return describe_request(i); }),
-        hooks_(TestHooks::from_environment()) {
-    field_ = Field(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::field"), plan_.padded[0],
-                   plan_.padded[1], plan_.padded[2]);
-    Kokkos::deep_copy(field_, 0.0);
-    std::size_t offset = 0;
-    for (std::size_t f = 0; f < plan_.faces.size(); ++f) {
-      const Face& face = plan_.faces[f];
-      if (face.self && config_.self == SelfMode::copy) {
-        copies_.push_back(static_cast<int>(f));
-        continue;
-      }
-      Message m;
-      m.face = static_cast<int>(f);
-      m.offset = offset;
-      m.count = static_cast<int>(face.cells());
-      offset += static_cast<std::size_t>(face.cells());
-      if (config_.transport == Transport::datatype) {
-        m.send_type = subarray(face.send_box);
-        m.recv_type = subarray(face.recv_box);
-      }
-      messages_.push_back(std::move(m));
-    }
-    if (packs(config_.transport) || config_.breakdown) {
-      // Zeroed: transfer() on the datatype transport sends them unpacked.
-      send_ = Buffer("halobw::send", offset);
-      recv_ = Buffer("halobw::recv", offset);
-    }
-    if (config_.transport == Transport::staged) {
-      send_host_ = HostBuffer("halobw::send_host", offset);
-      recv_host_ = HostBuffer("halobw::recv_host", offset);
-    }
-    requests_.assign(2 * messages_.size(), MPI_REQUEST_NULL);
-    exec_.fence();
+        table_(std::move(table)),
+        fields_(std::move(fields)),
+        setup_(setup) {
+    const BufferSizes sizes = buffer_sizes(table_, TransportPolicy::kind, setup_.breakdown);
+    send_ = allocate_values<MemSpace>(sizes.packed, Placement::standard, "halobw::send");
+    recv_ = allocate_values<MemSpace>(sizes.packed, Placement::standard, "halobw::recv");
+    send_host_ =
+        allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, Placement::pinned, "halobw::send_host");
+    recv_host_ =
+        allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, Placement::pinned, "halobw::recv_host");
+    if constexpr (!kPacks) make_datatypes();
+    method_ = setup_.method(comm_, wires(kPacks), setup_.watchdog);
+    if (sizes.packed > 0 && setup_.breakdown) xfer_ = setup_.method(comm_, wires(true), setup_.watchdog);
+    Kokkos::fence();
   }
 
   Exchanger(const Exchanger&) = delete;
   Exchanger& operator=(const Exchanger&) = delete;
 
-  [[nodiscard]] const Field& field() const { return field_; }
   [[nodiscard]] const RankPlan& plan() const { return plan_; }
-  [[nodiscard]] const ExchangerConfig& config() const { return config_; }
-  [[nodiscard]] const ExecSpace& exec() const { return exec_; }
+  [[nodiscard]] const MessageTable& table() const { return table_; }
+  [[nodiscard]] const std::vector<Field>& fields() const { return fields_; }
 
-  // What the exchanges that follow are for, named if one of them never completes.
-  void set_phase(std::string phase) { watchdog_.set_phase(std::move(phase)); }
-
-  // One complete exchange; every ghost layer of the selected faces is filled on return.
-  void exchange() {
-    if (!packs(config_.transport)) {
-      post_receives(false);
-      post_sends(false);
-      copy_self();
-      wait_all();
-    } else if (config_.schedule == Schedule::bulk) {
-      post_receives(true);
-      pack_faces();
-      stage_out();
-      post_sends(true);
-      copy_self();
-      wait_all();
-      stage_in();
-      unpack_messages();
+  void start(const ExecSpace& exec) {
+    method_->post_receives();
+    if constexpr (kPacks) {
+      if (setup_.schedule == Schedule::bulk) {
+        pack_all(exec);
+        exec.fence();
+        stage_out(exec);
+        method_->send_all();
+      } else {
+        for (std::size_t m = 0; m < table_.messages.size(); ++m) {
+          pack(exec, table_.messages[m]);
+          exec.fence();
+          if constexpr (kStages) {
+            Kokkos::deep_copy(exec, slice(send_host_.view, table_.messages[m]),
+                              slice(send_.view, table_.messages[m]));
+            exec.fence();
+          }
+          method_->send(m);
+        }
+      }
     } else {
-      pipelined_exchange();
+      method_->send_all();
     }
-    exec_.fence();
+    copy_self(exec);
   }
 
-  // --- The phases, for --breakdown; each is complete (fenced) on return. ---
-
-  // Packs every message face into the contiguous send buffer (nothing on the datatype transport).
-  void pack_faces() {
-    if (!packs(config_.transport)) return;
-    for (const Message& msg : messages_) pack(msg);
-    exec_.fence();
+  void finish(const ExecSpace& exec) {
+    if constexpr (kPacks) {
+      if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
+        for (int m = method_->wait_any(); m >= 0; m = method_->wait_any()) {
+          const Message& msg = table_.messages[static_cast<std::size_t>(m)];
+          if constexpr (kStages) Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg));
+          unpack(exec, msg);
+        }
+        method_->wait_all();  // the sends
+      } else {
+        method_->wait_all();
+        stage_in(exec);
+        unpack_all(exec);
+      }
+    } else {
+      method_->wait_all();
+    }
+    exec.fence();
   }
 
+  // One complete exchange; every ghost cell of the exchanged pieces is filled on return.
+  void exchange(const ExecSpace& exec) {
+    start(exec);
+    finish(exec);
+  }
+
+  // --- The phases, each timed alone by --breakdown; each complete (fenced) on return. ---
+
+  // Packs every message into the contiguous send buffer (nothing on the datatype transport).
+  void pack_phase(const ExecSpace& exec) {
+    if constexpr (kPacks) {
+      pack_all(exec);
+      exec.fence();
+    }
+  }
   // The two host copies of the staged transport (nothing otherwise).
-  void stage_out() {
-    if (config_.transport != Transport::staged) return;
-    Kokkos::deep_copy(exec_, send_host_, send_);
-    exec_.fence();
+  void stage_phase(const ExecSpace& exec) {
+    stage_out(exec);
+    stage_in(exec);
+    exec.fence();
   }
-  void stage_in() {
-    if (config_.transport != Transport::staged) return;
-    Kokkos::deep_copy(exec_, recv_, recv_host_);
-    exec_.fence();
-  }
-
   // MPI alone on packed contiguous buffers of the same sizes and pattern:
-  // receives first, then sends, wait. Needs packing transport or breakdown.
+  // receives first, then sends, wait. Needs a packing transport or --breakdown.
   void transfer() {
-    post_receives(true);
-    post_sends(true);
-    wait_all();
+    Method& m = xfer_ ? *xfer_ : *method_;
+    m.post_receives();
+    m.send_all();
+    m.wait_all();
   }
-
-  // Unpacks every received face and copies the self faces.
-  void unpack_faces() {
-    if (packs(config_.transport)) unpack_messages();
-    copy_self();
-    exec_.fence();
-  }
-
-  // Self faces by local copy: owned layers into the opposite ghost layers.
-  void copy_self() {
-    for (int f : copies_) {
-      const Face& face = plan_.faces[f];
-      copy_box(exec_, field_box(face.recv_box), field_box(face.send_box), box_extent(face.send_box),
-               "halobw::self_copy");
-    }
+  // Unpacks every received message and copies the self pieces.
+  void unpack_phase(const ExecSpace& exec) {
+    if constexpr (kPacks) unpack_all(exec);
+    copy_self(exec);
+    exec.fence();
   }
 
  private:
-  struct Message {
-    int face = 0;
-    std::size_t offset = 0;  // in the packed buffers, in values
-    int count = 0;           // values
-    Datatype send_type;
-    Datatype recv_type;
+  // The wires of every message: packed buffers (contiguous), or the fields' subarrays.
+  std::vector<Wire> wires(bool contiguous) const {
+    std::vector<Wire> out;
+    for (std::size_t m = 0; m < table_.messages.size(); ++m) {
+      const Message& msg = table_.messages[m];
+      const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
+      Wire w;
+      if (contiguous) {
+        w.send = {mpi_buffer(send_, send_host_) + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
+        w.recv = {mpi_buffer(recv_, recv_host_) + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
+      } else {
+        w.send = types_[m].send;
+        w.recv = types_[m].recv;
+      }
+      w.send_peer = piece.send_peer;
+      w.recv_peer = piece.recv_peer;
+      w.tag = msg.tag;
+      const char* kind = kind_name(piece.kind());
+      w.what_recv = "the " + direction_name(opposite(piece.dir)) + " ghost " + kind + " from rank " +
+                    std::to_string(piece.recv_peer) + " (receive, tag " + std::to_string(msg.tag) + ")";
+      w.what_send = "rank " + std::to_string(piece.send_peer) + " to take the " + kind + " sent " +
+                    direction_name(piece.dir) + " (send, tag " + std::to_string(msg.tag) + ")";
+      out.push_back(std::move(w));
+    }
+    return out;
+  }
+
+  struct Typed {
+    Endpoint send;
+    Endpoint recv;
   };
 
-  // Each face is sent as soon as it is packed (and staged), and unpacked as
-  // soon as it lands, so packing and unpacking overlap the transfers in flight.
-  void pipelined_exchange() {
-    post_receives(true);
-    const std::size_t n = messages_.size();
-    for (std::size_t m = 0; m < n; ++m) {
-      pack(messages_[m]);
-      exec_.fence();
-      if (config_.transport == Transport::staged) {
-        Kokkos::deep_copy(exec_, slice(send_host_, messages_[m]), slice(send_, messages_[m]));
-        exec_.fence();
-      }
-      post_send(m, true);
-    }
-    copy_self();
-    for (std::size_t done = 0; done < n; ++done) {
-      const int index = watchdog_.wait_any(requests_, static_cast<int>(n));
-      if (index == MPI_UNDEFINED) break;
-      const Message& msg = messages_[static_cast<std::size_t>(index)];
-      if (config_.transport == Transport::staged) {
-        Kokkos::deep_copy(exec_, slice(recv_, msg), slice(recv_host_, msg));
-      }
-      unpack(msg);
-    }
-    wait_all();  // the sends
-  }
-
-  void pack(const Message& msg) {
-    const Face& face = plan_.faces[msg.face];
-    copy_box(exec_, buffer_box(send_, msg, face.send_box), field_box(face.send_box),
-             box_extent(face.send_box), "halobw::pack");
-  }
-
-  void unpack(const Message& msg) {
-    const Face& face = plan_.faces[msg.face];
-    copy_box(exec_, field_box(face.recv_box), buffer_box(recv_, msg, face.recv_box),
-             box_extent(face.recv_box), "halobw::unpack");
-  }
-
-  void unpack_messages() {
-    for (const Message& msg : messages_) unpack(msg);
-  }
-
-  void post_receives(bool contiguous) {
-    for (std::size_t m = 0; m < messages_.size(); ++m) {
-      const Message& msg = messages_[m];
-      const Face& face = plan_.faces[msg.face];
-      void* where =
-          contiguous ? static_cast<void*>(mpi_buffer(recv_, recv_host_) + msg.offset) : field_.data();
-      check_mpi(MPI_Irecv(where, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.recv_type.get(),
-                          face.recv_peer, face.tag, comm_.get(), &requests_[m]),
-                "MPI_Irecv", face.recv_peer);
+  // One subarray per piece and field; a message of several fields is a
+  // struct of their subarrays at absolute addresses, sent from MPI_BOTTOM.
+  void make_datatypes() {
+    for (const Message& msg : table_.messages) {
+      const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
+      types_.push_back({endpoint(piece.send_box, msg), endpoint(piece.recv_box, msg)});
     }
   }
 
-  void post_sends(bool contiguous) {
-    for (std::size_t m = 0; m < messages_.size(); ++m) post_send(m, contiguous);
-  }
-
-  void post_send(std::size_t m, bool contiguous) {
-    const Message& msg = messages_[m];
-    const Face& face = plan_.faces[msg.face];
-    if (hooks_.skip_sends_rank == comm_.rank()) return;  // test hook: a send that never happens
-    const int peer = hooks_.bad_peer_rank == comm_.rank() ? comm_.size() : face.send_peer;
-    void* what = contiguous ? static_cast<void*>(mpi_buffer(send_, send_host_) + msg.offset) : field_.data();
-    check_mpi(MPI_Isend(what, contiguous ? msg.count : 1, contiguous ? MPI_DOUBLE : msg.send_type.get(), peer,
-                        face.tag, comm_.get(), &requests_[messages_.size() + m]),
-              "MPI_Isend", peer);
-  }
-
-  void wait_all() { watchdog_.wait_all(requests_); }
-
-  // Request i: the receives of the messages first, then their sends.
-  std::string describe_request(int i) const {
-    const std::size_t n = messages_.size();
-    const bool receive = static_cast<std::size_t>(i) < n;
-    const Face& face = plan_.faces[messages_[receive ? static_cast<std::size_t>(i) : i - n].face];
-    if (receive) {
-      return "the " + direction_name(face.dir ^ 1) + " ghost face from rank " +
-             std::to_string(face.recv_peer) + " (receive, tag " + std::to_string(face.tag) + ")";
+  Endpoint endpoint(const Box& box, const Message& msg) {
+    owned_types_.push_back(subarray(box));
+    const MPI_Datatype one = owned_types_.back().get();
+    if (msg.fields == 1) return {fields_[static_cast<std::size_t>(msg.first_field)].data(), 1, one};
+    std::vector<int> lengths(static_cast<std::size_t>(msg.fields), 1);
+    std::vector<MPI_Aint> where(static_cast<std::size_t>(msg.fields));
+    std::vector<MPI_Datatype> types(static_cast<std::size_t>(msg.fields), one);
+    for (int f = 0; f < msg.fields; ++f) {
+      check_mpi(MPI_Get_address(fields_[static_cast<std::size_t>(msg.first_field + f)].data(),
+                                &where[static_cast<std::size_t>(f)]),
+                "MPI_Get_address");
     }
-    return "rank " + std::to_string(face.send_peer) + " to take the face sent " + direction_name(face.dir) +
-           " (send, tag " + std::to_string(face.tag) + ")";
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    check_mpi(MPI_Type_create_struct(msg.fields, lengths.data(), where.data(), types.data(), &t),
+              "MPI_Type_create_struct");
+    owned_types_.push_back(commit(t));
+    return {MPI_BOTTOM, 1, owned_types_.back().get()};
   }
 
-  // Where MPI reads and writes contiguous faces: host copies on the staged
-  // transport, else the buffers in the field's memory.
-  double* mpi_buffer(const Buffer& in_space, const HostBuffer& on_host) const {
-    return config_.transport == Transport::staged ? on_host.data() : in_space.data();
-  }
-
-  template <class View>
-  static auto slice(const View& v, const Message& m) {
-    return Kokkos::subview(
-        v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + static_cast<std::size_t>(m.count)));
-  }
-
-  static Index3 box_extent(const Box& b) { return {b.extent(0), b.extent(1), b.extent(2)}; }
-
-  StridedBox field_box(const Box& b) const {
-    const std::int64_t px = plan_.padded[0];
-    const std::int64_t py = plan_.padded[1];
-    return {field_.data() + b.lo[0] + px * (b.lo[1] + py * b.lo[2]), px, px * py};
-  }
-
-  static StridedBox buffer_box(const Buffer& buf, const Message& msg, const Box& b) {
-    return {buf.data() + msg.offset, b.extent(0), b.extent(0) * b.extent(1)};
-  }
-
-  // The face as an MPI subarray of the padded field (x fastest: Fortran order).
+  // The box as an MPI subarray of the padded field (x fastest: Fortran order).
   Datatype subarray(const Box& b) const {
     int sizes[3];
     int subsizes[3];
@@ -314,26 +249,98 @@ class Exchanger {
     MPI_Datatype t = MPI_DATATYPE_NULL;
     check_mpi(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
               "MPI_Type_create_subarray");
+    return commit(t);
+  }
+
+  static Datatype commit(MPI_Datatype t) {
     const int rc = MPI_Type_commit(&t);
     if (rc != MPI_SUCCESS) report_mpi(MPI_Type_free(&t), "MPI_Type_free");
     check_mpi(rc, "MPI_Type_commit");
     return Datatype(t);
   }
 
-  const Comm& comm_;
+  void pack(const ExecSpace& exec, const Message& msg) {
+    const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
+    for (int f = 0; f < msg.fields; ++f) {
+      copy_box(exec, buffer_box(send_.view, msg, f, piece.send_box),
+               field_box(msg.first_field + f, piece.send_box), piece.send_box.extents(), "halobw::pack");
+    }
+  }
+
+  void unpack(const ExecSpace& exec, const Message& msg) {
+    const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
+    for (int f = 0; f < msg.fields; ++f) {
+      copy_box(exec, field_box(msg.first_field + f, piece.recv_box),
+               buffer_box(recv_.view, msg, f, piece.recv_box), piece.recv_box.extents(), "halobw::unpack");
+    }
+  }
+
+  void pack_all(const ExecSpace& exec) {
+    for (const Message& msg : table_.messages) pack(exec, msg);
+  }
+  void unpack_all(const ExecSpace& exec) {
+    for (const Message& msg : table_.messages) unpack(exec, msg);
+  }
+
+  void stage_out(const ExecSpace& exec) {
+    if constexpr (kStages) {
+      Kokkos::deep_copy(exec, send_host_.view, send_.view);
+      exec.fence();
+    }
+  }
+  void stage_in(const ExecSpace& exec) {
+    if constexpr (kStages) Kokkos::deep_copy(exec, recv_.view, recv_host_.view);
+  }
+
+  // Self pieces by local copy: owned cells into the opposite ghost cells, every field.
+  void copy_self(const ExecSpace& exec) {
+    for (const int p : table_.copies) {
+      const Piece& piece = plan_.pieces[static_cast<std::size_t>(p)];
+      for (int f = 0; f < plan_.fields; ++f) {
+        copy_box(exec, field_box(f, piece.recv_box), field_box(f, piece.send_box), piece.send_box.extents(),
+                 "halobw::self_copy");
+      }
+    }
+  }
+
+  // Where MPI reads and writes contiguous messages: the host copies on the
+  // staged transport, else the buffers in the field's memory.
+  double* mpi_buffer(const OwnedValues<MemSpace>& in_space,
+                     const OwnedValues<Kokkos::HostSpace>& on_host) const {
+    return kStages ? on_host.view.data() : in_space.view.data();
+  }
+
+  template <class View>
+  static auto slice(const View& v, const Message& m) {
+    return Kokkos::subview(v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + m.count));
+  }
+
+  StridedBox field_box(int field, const Box& b) const {
+    const std::int64_t px = plan_.padded[0];
+    const std::int64_t py = plan_.padded[1];
+    return {fields_[static_cast<std::size_t>(field)].data() + b.lo[0] + px * (b.lo[1] + py * b.lo[2]), px,
+            px * py};
+  }
+
+  // Field f of message `msg` in a packed buffer: the fields one after another.
+  static StridedBox buffer_box(const Buffer& buf, const Message& msg, int f, const Box& b) {
+    return {buf.data() + msg.offset + static_cast<std::size_t>(f) * static_cast<std::size_t>(b.cells()),
+            b.extent(0), b.extent(0) * b.extent(1)};
+  }
+
+  MPI_Comm comm_;
   RankPlan plan_;
-  ExchangerConfig config_;
-  ExecSpace exec_;
-  Field field_;
-  Buffer send_;
-  Buffer recv_;
-  HostBuffer send_host_;
-  HostBuffer recv_host_;
-  std::vector<Message> messages_;
-  std::vector<int> copies_;
-  std::vector<MPI_Request> requests_;
-  Watchdog watchdog_;
-  TestHooks hooks_;
+  MessageTable table_;
+  std::vector<Field> fields_;
+  ExchangeSetup setup_;
+  OwnedValues<MemSpace> send_;
+  OwnedValues<MemSpace> recv_;
+  OwnedValues<Kokkos::HostSpace> send_host_;
+  OwnedValues<Kokkos::HostSpace> recv_host_;
+  std::vector<Datatype> owned_types_;
+  std::vector<Typed> types_;
+  std::unique_ptr<Method> method_;
+  std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() on the datatype transport
 };
 
 }  // namespace halobw

@@ -10,8 +10,6 @@
 
 namespace halobw {
 
-using Dims3 = std::array<int, 3>;
-
 class ProcGrid {
  public:
   explicit ProcGrid(Dims3 dims);
@@ -43,11 +41,12 @@ struct Block {
 };
 [[nodiscard]] Block block_of(std::int64_t n, int g, int c);
 
-// The owned cells of one rank for a cube of side n: global offset and extent per axis.
+// The owned cells of one rank of a periodic box of `global` cells: global
+// offset and extent per axis.
 struct Brick {
   Index3 offset;
   Index3 extent;
 };
-[[nodiscard]] Brick brick_of(const ProcGrid& grid, std::int64_t n, int rank);
+[[nodiscard]] Brick brick_of(const ProcGrid& grid, const Index3& global, int rank);
 
 }  // namespace halobw

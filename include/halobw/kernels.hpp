@@ -14,11 +14,12 @@ namespace halobw {
 template <class ExecSpace>
 constexpr bool runs_on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
+// Selects RowCopy's plane-walking operator.
+struct PlaneTag {};
+
 // A box of `extent` cells in memory: x has stride 1, y stride sy, z stride sz.
 // A face in the padded field has sy = Px, sz = Px*Py; in a packed buffer,
 // sy = ex, sz = ex*ey (x fastest, so a buffer is the face in field order).
-struct PlaneTag {};
-
 struct StridedBox {
   double* ptr = nullptr;
   std::int64_t sy = 0;
@@ -94,10 +95,12 @@ void copy_box(const ExecSpace& exec, const StridedBox& dst, const StridedBox& sr
   }
 }
 
-// The value --check expects at global cell (gx, gy, gz) of a cube of side n:
-// distinct for every cell and exact in a double for n < 2^17.
-KOKKOS_INLINE_FUNCTION double check_value(std::int64_t gx, std::int64_t gy, std::int64_t gz, std::int64_t n) {
-  return 1.0 + static_cast<double>(gx + n * (gy + n * gz));
+// The value --check expects in field f of K at global cell (gx, gy, gz) of a
+// box of G cells: distinct for every cell and field, and exact in a double
+// while K·Gx·Gy·Gz < 2^53 (layout.cpp refuses --check beyond).
+KOKKOS_INLINE_FUNCTION double check_value(std::int64_t gx, std::int64_t gy, std::int64_t gz, std::int64_t nx,
+                                          std::int64_t ny, std::int64_t fields, std::int64_t f) {
+  return 1.0 + static_cast<double>(f + fields * (gx + nx * (gy + ny * gz)));
 }
 constexpr double kGhostSentinel = -1.0;
 
@@ -108,15 +111,18 @@ struct FillField {
   Field f;
   std::int64_t offset[3];  // global index of the first owned cell
   std::int64_t extent[3];  // owned cells
+  std::int64_t global[3];  // cells of the global box
   std::int64_t h;
-  std::int64_t n;
+  std::int64_t fields;
+  std::int64_t field;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j,
                                          const std::int64_t k) const {
     const bool owned =
         i >= h && i < h + extent[0] && j >= h && j < h + extent[1] && k >= h && k < h + extent[2];
-    f(i, j, k) =
-        owned ? check_value(offset[0] + i - h, offset[1] + j - h, offset[2] + k - h, n) : kGhostSentinel;
+    f(i, j, k) = owned ? check_value(offset[0] + i - h, offset[1] + j - h, offset[2] + k - h, global[0],
+                                     global[1], fields, field)
+                       : kGhostSentinel;
   }
 };
 

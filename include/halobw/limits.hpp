@@ -6,28 +6,32 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "halobw/allocation.hpp"
+#include "halobw/memory.hpp"
+
 namespace halobw {
 
 template <class ExecSpace, class MemSpace>
 class CopyLimit {
  public:
-  CopyLimit(std::uint64_t bytes, ExecSpace exec = ExecSpace())
-      : exec_(exec),
-        src_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::limit_src"), bytes / sizeof(double)),
-        dst_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::limit_dst"), bytes / sizeof(double)) {
-    Kokkos::deep_copy(src_, 1.0);
-    exec_.fence();
+  // A copy of `remote_bytes`, this rank's Send_B.
+  explicit CopyLimit(std::uint64_t remote_bytes)
+      : src_(allocate_values<MemSpace>(copy_limit_bytes(remote_bytes) / sizeof(double), Placement::standard,
+                                       "halobw::limit_src")),
+        dst_(allocate_values<MemSpace>(copy_limit_bytes(remote_bytes) / sizeof(double), Placement::standard,
+                                       "halobw::limit_dst")) {
+    Kokkos::deep_copy(src_.view, 1.0);
+    Kokkos::fence();
   }
 
-  void copy() {
-    Kokkos::deep_copy(exec_, dst_, src_);
-    exec_.fence();
+  void copy(const ExecSpace& exec) {
+    Kokkos::deep_copy(exec, dst_.view, src_.view);
+    exec.fence();
   }
 
  private:
-  ExecSpace exec_;
-  Kokkos::View<double*, MemSpace> src_;
-  Kokkos::View<double*, MemSpace> dst_;
+  OwnedValues<MemSpace> src_;
+  OwnedValues<MemSpace> dst_;
 };
 
 }  // namespace halobw

@@ -1,36 +1,50 @@
-// The memory preflight: what one rank allocates for one size, and what the
-// node has, so that a size that cannot fit is refused before any allocation.
+// The memory preflight: what one rank allocates for one row, read from the
+// same tables the exchanger allocates from, and what the node has, so that a
+// row that cannot fit is refused before any allocation.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "halobw/faces.hpp"
-#include "halobw/options.hpp"
-#include "halobw/transport.hpp"
+#include "halobw/messages.hpp"
+#include "halobw/pieces.hpp"
+#include "halobw/settings.hpp"
 
 namespace halobw {
 
+// --limit's copy: a source and a destination of this rank's remote bytes, where the field lives.
+[[nodiscard]] constexpr std::uint64_t copy_limit_bytes(std::uint64_t remote_bytes) { return remote_bytes; }
+// --limit's peer copy: a source and a destination of the busiest sender's bytes, on every GPU.
+[[nodiscard]] constexpr std::uint64_t peer_limit_bytes(std::uint64_t send_max) { return send_max; }
+
+// What besides the exchange a run allocates.
+struct MemoryUse {
+  Transport transport = Transport::datatype;
+  bool breakdown = false;
+  bool limit = false;
+  bool check = false;
+  bool device = false;         // the field lives on a GPU
+  std::uint64_t send_max = 0;  // the busiest sender's remote bytes (peer buffers)
+};
+
 struct MemoryNeed {
-  std::uint64_t field = 0;    // the padded brick, where the field lives
+  std::uint64_t fields = 0;   // the padded bricks of every field, where the field lives
   std::uint64_t buffers = 0;  // packed send and receive buffers, where the field lives
   std::uint64_t staging = 0;  // host copies of the packed buffers (staged transport)
   std::uint64_t limit = 0;    // the two buffers of the --limit copy, where the field lives
   std::uint64_t peer = 0;     // the two buffers of the --limit peer copy (device backends)
   std::uint64_t mirror = 0;   // --check's host copy of a device field
-  bool device = false;        // the field lives on a GPU
-  [[nodiscard]] std::uint64_t in_field_space() const { return field + buffers + limit + peer; }
+  bool device = false;
+  [[nodiscard]] std::uint64_t in_field_space() const { return fields + buffers + limit + peer; }
   [[nodiscard]] std::uint64_t on_host() const { return staging + mirror + (device ? 0 : in_field_space()); }
   [[nodiscard]] std::uint64_t on_device() const { return device ? in_field_space() : 0; }
   [[nodiscard]] std::uint64_t total() const { return in_field_space() + staging + mirror; }
 };
 
-// Exactly what Exchanger (and the --limit copy) allocate for `plan`. Packed
-// buffers exist on packing transports and, for --breakdown, on all.
-[[nodiscard]] MemoryNeed memory_need(const RankPlan& plan, Transport transport, SelfMode self,
-                                     bool breakdown = false, bool limit = false, bool device = false,
-                                     bool check = false);
+// Exactly what the fields, the exchanger (buffer_sizes) and the --limit
+// copies allocate for one row.
+[[nodiscard]] MemoryNeed memory_need(const RankPlan& plan, const MessageTable& table, const MemoryUse& use);
 
 // MemAvailable of /proc/meminfo; nullopt where it cannot be read.
 [[nodiscard]] std::optional<std::uint64_t> host_available_bytes();

@@ -11,6 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "halobw/failure.hpp"
+#include "halobw/watchdog.hpp"
+
 namespace halobw {
 
 class MpiError : public std::runtime_error {
@@ -24,14 +27,24 @@ void check_mpi(int rc, const char* call, int peer = -1);
 // the abort path); returns whether the call succeeded.
 bool report_mpi(int rc, const char* call) noexcept;
 
-// MPI_Init_thread / MPI_Finalize.
+// MPI_Init_thread / MPI_Finalize. The level asked for is MPI_THREAD_FUNNELED:
+// only the main thread calls MPI, while the watchdog's thread (and Kokkos's
+// host threads) exist beside it. provided() is what the library granted.
 class MpiSession {
  public:
   MpiSession(int& argc, char**& argv);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
+  [[nodiscard]] int provided() const { return provided_; }
+  // Whether a thread that never calls MPI may run beside the main one.
+  [[nodiscard]] bool helper_threads_allowed() const { return provided_ >= MPI_THREAD_FUNNELED; }
+
+ private:
+  int provided_ = MPI_THREAD_SINGLE;
 };
+// "MPI_THREAD_FUNNELED", ...
+[[nodiscard]] std::string thread_level_name(int level);
 
 // A duplicate of a communicator with MPI_ERRORS_RETURN, freed on destruction.
 class Comm {
@@ -44,25 +57,27 @@ class Comm {
       : comm_(std::exchange(o.comm_, MPI_COMM_NULL)),
         rank_(o.rank_),
         size_(o.size_),
-        timeout_(o.timeout_),
-        phase_(std::move(o.phase_)) {}
+        watchdog_(o.watchdog_) {}
   Comm& operator=(Comm&&) = delete;
 
   [[nodiscard]] MPI_Comm get() const { return comm_; }
   [[nodiscard]] int rank() const { return rank_; }
   [[nodiscard]] int size() const { return size_; }
-  // MPI_Barrier; with a timeout set, a barrier that does not complete in time aborts with a message.
+  // The watchdog that guards this communicator's blocking calls; null: none.
+  void set_watchdog(Watchdog* w) { watchdog_ = w; }
+  [[nodiscard]] Watchdog* watchdog() const { return watchdog_; }
+  // Armed for one collective call on this communicator.
+  [[nodiscard]] Watchdog::Guard guard(const char* call) const {
+    return Watchdog::Guard(watchdog_, call, nullptr, Watchdog::Kind::collective);
+  }
+  // MPI_Barrier, under the watchdog.
   void barrier() const;
-  void set_timeout(double seconds) { timeout_ = seconds; }
-  // What the ranks are doing, named if a barrier times out (diagnostic context only).
-  void set_phase(std::string phase) const { phase_ = std::move(phase); }
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
-  double timeout_ = 0;
-  mutable std::string phase_ = "a barrier";
+  Watchdog* watchdog_ = nullptr;
 };
 
 // An owned, committed MPI datatype.
@@ -81,15 +96,9 @@ class Datatype {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
-// The outcome of a phase, agreed by every rank: ok on all ranks, or the
-// message of the lowest failing rank with its exit code. Collective.
-struct Verdict {
-  bool ok = true;
-  int code = 0;
-  int rank = -1;  // the lowest failing rank
-  std::string message;
-};
-[[nodiscard]] Verdict agree(const Comm& comm, bool ok, const std::string& message = {}, int code = 1);
+// The outcome of a phase, agreed by every rank: nothing when every rank is
+// well, else the failure of the lowest failing rank. Collective.
+[[nodiscard]] Status agree(const Comm& comm, const Status& mine);
 
 // Whether every rank holds the same values (e.g. the grid, the transport). Collective.
 [[nodiscard]] bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values);

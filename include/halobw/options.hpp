@@ -1,6 +1,8 @@
 // The command line and the environment overrides, parsed into one value.
-// Pure: no MPI, no Kokkos. Every rank parses the same input alike, so every
-// rank reaches the same verdict before any collective.
+// Pure: no MPI, no Kokkos, nothing of the plan. Every rank parses the same
+// input alike, so every rank reaches the same verdict before any collective.
+// The options come in groups, each declared and finished by one function in
+// options.cpp and shown as one section of --help.
 #pragma once
 
 #include <cstdint>
@@ -9,48 +11,42 @@
 #include <string>
 #include <vector>
 
-#include "halobw/faces.hpp"
-#include "halobw/grid.hpp"
-#include "halobw/transport.hpp"
+#include "halobw/box.hpp"
+#include "halobw/failure.hpp"
+#include "halobw/settings.hpp"
 
 namespace halobw {
 
-enum class Backend { host, cuda, hip };
-enum class PackMode { datatype, kernel };
-enum class SelfMode { copy, mpi };
-enum class GpuAwareMode { automatic, on, off };
-enum class GridSource { automatic, flag, environment };
-enum class Format { table, csv, json };
-
-[[nodiscard]] std::string to_string(Backend b);
-[[nodiscard]] std::string to_string(PackMode p);
-[[nodiscard]] std::string to_string(SelfMode s);
-[[nodiscard]] std::string to_string(GridSource g);
-[[nodiscard]] std::string to_string(Format f);
-
 struct Options {
-  std::vector<std::int64_t> sizes{64, 128, 256};
+  // Decomposition: the grid, how it is cut and which faces move.
+  std::vector<std::int64_t> sizes{64, 128, 256};  // global cube sides, one row each
+  std::optional<Dims3> grid;                      // from --grid or OPENPFC_FD_PROC_GRID
+  GridSource grid_source = GridSource::automatic;
   AxisSet axes{true, false, false};
   bool all_faces = false;
   int halo = 1;
-  int iters = 50;
-  int warmup = 5;
-  std::optional<Dims3> grid;  // from --grid or OPENPFC_FD_PROC_GRID
-  GridSource grid_source = GridSource::automatic;
+
+  // Exchange: where the field lives and how faces travel.
   Backend backend = Backend::host;
   PackMode pack = PackMode::datatype;  // host default; kernel on a device backend
   SelfMode self = SelfMode::copy;
+  Schedule schedule = Schedule::pipelined;  // packing transports
   GpuAwareMode gpu_aware = GpuAwareMode::automatic;
   std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
-  bool check = false;
-  Schedule schedule = Schedule::pipelined;  // packing transports
-  bool breakdown = false;                   // time pack, transfer, staging and unpack separately
-  bool limit = false;                       // measure the copy (and peer) limits in the same run
-  int repeats = 1;                          // timed blocks per size; Time_us is their median
+
+  // Measurement: the clock and what is measured besides the exchange.
+  int iters = 50;
+  int warmup = 5;
+  int repeats = 1;         // timed blocks per size; Time_us is their median
+  bool check = false;      // verify every ghost cell once per size, before the clock
+  bool breakdown = false;  // time pack, MPI, staging and unpack
+  bool limit = false;      // measure the copy (and peer) limits in the same run
+  double timeout = 300;    // seconds before a stuck wait aborts the job; 0: never
+
+  // Output.
   Format format = Format::table;
   std::optional<std::string> output;  // rank 0 writes --format here; stdout keeps the table
   bool quiet = false;                 // no table on stdout (with --output)
-  double timeout = 300;               // seconds before a stuck exchange aborts the job; 0: never
 
   // "x", "y", "z" or "all".
   [[nodiscard]] std::string directions() const;
@@ -60,27 +56,19 @@ struct Options {
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 [[nodiscard]] EnvLookup process_environment();
 
-struct ParseResult {
-  enum class Action { run, exit_ok, error };
-  Action action = Action::run;
+// What the command line asks for: a run with these options, or to print
+// `exit_text` (--help, --version) and exit 0.
+struct Parsed {
   Options options;
-  std::string text;  // help or version text, or the error message
+  std::optional<std::string> exit_text;
 };
 
 // `args` are the arguments after the program name. `backends` are those this build has.
-[[nodiscard]] ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup& env,
-                                        const std::vector<Backend>& backends,
-                                        const std::string& version_text);
+[[nodiscard]] Expected<Parsed> parse_options(const std::vector<std::string>& args, const EnvLookup& env,
+                                             const std::vector<Backend>& backends,
+                                             const std::string& version_text);
 
-// "GX,GY,GZ" with three positive integers; nullopt and a message otherwise.
-[[nodiscard]] std::optional<Dims3> parse_grid(const std::string& text, std::string& error);
-
-// The grid used for `nranks`: the given one or the automatic one.
-[[nodiscard]] ProcGrid choose_grid(const Options& opt, int nranks);
-
-// Checks that need the rank count but no communication: the grid multiplies to
-// the rank count, every local extent is at least the halo width, and counts fit.
-// Returns the error message, or nullopt when the layout is valid.
-[[nodiscard]] std::optional<std::string> validate_layout(const Options& opt, int nranks);
+// "GX,GY,GZ" with three positive integers.
+[[nodiscard]] Expected<Dims3> parse_grid(const std::string& text);
 
 }  // namespace halobw

@@ -1,8 +1,9 @@
 // Where rank 0's results go: the text table, CSV (one header row, one row per
 // size, the run's settings repeated on every row) or one JSON document, to
 // stdout and/or a file, each row written and flushed as its size finishes.
-// Also the progress line on a terminal. Pure formatting plus file handling;
-// no MPI.
+// Every format is printed from the column table (columns.hpp) and the
+// settings table below. Also the progress line on a terminal. Pure
+// formatting plus file handling; no MPI.
 #pragma once
 
 #include <cstdio>
@@ -11,20 +12,32 @@
 #include <string>
 #include <vector>
 
-#include "halobw/options.hpp"
+#include "halobw/columns.hpp"
 #include "halobw/report.hpp"
+#include "halobw/settings.hpp"
 
 namespace halobw {
+
+// One run setting as the files carry it: a CSV column and/or a member of the
+// JSON document's "run" object (program, version and commit go to "program").
+struct Setting {
+  const char* name;
+  bool csv;
+  bool json_run;
+  enum class Type { text, integer, grid } type;
+  std::string (*value)(const HeaderInfo&);
+};
+[[nodiscard]] const std::vector<Setting>& settings();
 
 // The CSV header row and one row; every column always present, empty where not measured.
 // Before the header, '#' lines carry the provenance that does not fit a column
 // (command line, start time, build, MPI library, hosts, environment).
 [[nodiscard]] std::string csv_provenance(const HeaderInfo& run);
 [[nodiscard]] std::string csv_header();
-[[nodiscard]] std::string csv_row(const HeaderInfo& run, const Row& row, const Columns& c);
+[[nodiscard]] std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups);
 // The JSON document's head (everything before the rows), one row, and the tail.
 [[nodiscard]] std::string json_head(const HeaderInfo& run);
-[[nodiscard]] std::string json_row(const Row& row, const Columns& c);
+[[nodiscard]] std::string json_row(const Row& row, const Groups& groups);
 
 // One destination: a stream and the format written to it.
 class Sink {
@@ -33,7 +46,7 @@ class Sink {
   ~Sink();
   Sink(const Sink&) = delete;
   Sink& operator=(const Sink&) = delete;
-  void begin(const HeaderInfo& run, const Columns& c);
+  void begin(const HeaderInfo& run, const Groups& groups);
   void note(const std::string& line);  // a '# ...' line: tables only
   void row(const Row& row);
   void end();
@@ -46,7 +59,7 @@ class Sink {
   bool open_ = false;
   int rows_ = 0;
   HeaderInfo run_;
-  Columns columns_;
+  Groups groups_;
 };
 
 // Rank 0's outputs for a run. With --output, the file gets --format and stdout
@@ -56,7 +69,7 @@ class Output {
   Output() = default;
   // Opens `path` for writing (nullopt: none); returns the error text on failure.
   std::optional<std::string> open(Format format, const std::optional<std::string>& path, bool quiet);
-  void begin(const HeaderInfo& run, const Columns& c);
+  void begin(const HeaderInfo& run, const Groups& groups);
   void note(const std::string& line);
   void row(const Row& row);
   void end();

@@ -1,6 +1,7 @@
-// The report: what each column counts, the header and the rows. Formatting is
-// pure (plain numbers in, strings out); reducing per-rank figures over the
-// ranks is the one place that talks to MPI.
+// The report: the header, the rows and their reduction over the ranks.
+// Formatting is pure (plain numbers in, strings out); reducing per-rank
+// figures over the ranks is the one place that talks to MPI. What each column
+// counts is in columns.hpp.
 #pragma once
 
 #include <array>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "halobw/mpi.hpp"
+#include "halobw/pieces.hpp"
+#include "halobw/settings.hpp"
 
 namespace halobw {
 
@@ -53,19 +56,6 @@ struct HeaderInfo {
 
 [[nodiscard]] std::string format_header(const HeaderInfo& h);
 
-// Which optional columns a table has; fixed before the first row.
-struct Columns {
-  bool send_min = false;   // Send_min_B: sizes that do not split evenly
-  bool min_max = false;    // Min_us Max_us: --repeats > 1
-  bool breakdown = false;  // Pack_us Xfer_us Stage_us Unpack_us Xfer_GBps Eff
-  bool limit = false;      // Copy_GBps Peer_GBps
-};
-
-// The column names in order: the standard eight first, then the optional ones.
-[[nodiscard]] std::vector<std::string> column_names(const Columns& c);
-// The column line: "# N Send_B ...".
-[[nodiscard]] std::string format_columns(const Columns& c);
-
 struct Phases {
   double pack = 0;  // seconds per exchange, slowest rank
   double xfer = 0;
@@ -76,12 +66,10 @@ struct Phases {
 // One size, reduced over the ranks.
 struct Row {
   std::int64_t n = 0;
-  std::uint64_t send_max = 0;  // Send_B: the most remote bytes any rank sends
-  std::uint64_t send_min = 0;  // the least
-  double seconds = 0;          // the slowest rank's time per exchange (median block)
-  int remote_faces = 0;        // max over ranks
-  int self_faces = 0;
-  int offnode_faces = 0;
+  std::uint64_t send_max = 0;         // Send_B: the most remote bytes any rank sends
+  std::uint64_t send_min = 0;         // the least
+  double seconds = 0;                 // the slowest rank's time per exchange (median block)
+  PieceCounts counts;                 // the most of each on any rank
   std::optional<double> min_seconds;  // fastest and slowest block, --repeats > 1
   std::optional<double> max_seconds;
   std::optional<Phases> phases;     // --breakdown
@@ -94,17 +82,11 @@ struct Row {
 // Uni_GBps / Xfer_GBps; nullopt when nothing remote was sent.
 [[nodiscard]] std::optional<double> efficiency(const Row& row);
 
-// The row's values as printed, one string per column_names() entry.
-[[nodiscard]] std::vector<std::string> row_fields(const Row& row, const Columns& c);
-[[nodiscard]] std::string format_row(const Row& row, const Columns& c);
-
 // One rank's figures for one size.
 struct RankFigures {
   std::vector<double> seconds;  // per timed block
   std::uint64_t remote_bytes = 0;
-  int remote_faces = 0;
-  int self_faces = 0;
-  int offnode_faces = 0;
+  PieceCounts counts;
 };
 // Per block the slowest rank; Time is the median block, with min and max when
 // there are several. Max and min send bytes, max of each count. Collective.

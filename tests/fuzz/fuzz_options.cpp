@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "halobw/faces.hpp"
+#include "halobw/layout.hpp"
+#include "halobw/messages.hpp"
 #include "halobw/options.hpp"
+#include "halobw/pieces.hpp"
 
 namespace {
 
@@ -31,18 +33,23 @@ void check_valid(const halobw::Options& o, int nranks) {
   require(!o.quiet || o.output.has_value());
   const auto problem = halobw::validate_layout(o, nranks);
   if (problem) {
-    require(!problem->empty() && problem->find('\n') == std::string::npos);
+    require(!problem->message.empty() && problem->message.find('\n') == std::string::npos);
     return;
   }
   const halobw::ProcGrid grid = halobw::choose_grid(o, nranks);
   require(grid.size() == nranks);
-  for (auto n : o.sizes) {
+  for (const auto& row : halobw::row_specs(o, grid)) {
+    const halobw::Shape shape = halobw::shape_of(o, row);
     for (int rank : {0, nranks - 1}) {
-      const halobw::RankPlan p = halobw::make_rank_plan(grid, n, o.halo, o.axes, rank);
-      for (int a = 0; a < 3; ++a) require(p.brick.extent[a] >= o.halo);
-      for (const auto& f : p.faces) require(f.send_box.cells() == f.recv_box.cells() && f.bytes > 0);
+      const halobw::RankPlan p = halobw::make_rank_plan(grid, shape, rank);
+      for (int a = 0; a < 3; ++a) require(p.brick.extent[a] >= row.halo);
+      for (const auto& f : p.pieces) require(f.send_box.cells() == f.recv_box.cells() && f.cells() > 0);
+      const halobw::MessageTable t = halobw::make_message_table(p, o.self);
+      std::size_t values = 0;
+      for (const auto& m : t.messages) values += m.count;
+      require(values == t.buffer_values);
     }
-    const halobw::SendRange r = halobw::send_range(grid, n, o.halo, o.axes);
+    const halobw::SendRange r = halobw::send_range(grid, shape);
     require(r.min <= r.max);
   }
 }
@@ -74,19 +81,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return it->second;
   };
   const auto r = halobw::parse_options(args, lookup, {halobw::Backend::host, halobw::Backend::cuda}, "fuzz");
-  switch (r.action) {
-    case halobw::ParseResult::Action::error:
-      require(!r.text.empty());
-      break;
-    case halobw::ParseResult::Action::exit_ok:
-      require(!r.text.empty());
-      break;
-    default:
-      check_valid(r.options, nranks);
+  if (!r) {
+    require(!r.failure().message.empty() && r.failure().code == halobw::ExitCode::bad_input);
+  } else if (r->exit_text) {
+    require(!r->exit_text->empty());
+  } else {
+    check_valid(r->options, nranks);
   }
-  std::string error;
-  const auto grid = halobw::parse_grid(std::string(reinterpret_cast<const char*>(data), size), error);
-  if (!grid) require(!error.empty());
+  const auto grid = halobw::parse_grid(std::string(reinterpret_cast<const char*>(data), size));
+  if (!grid) require(!grid.failure().message.empty());
   if (grid) {
     for (int d : *grid) require(d >= 1);
   }

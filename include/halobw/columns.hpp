@@ -1,0 +1,84 @@
+// One table of columns: each column's name, unit, decimals, group, meaning
+// and value, written once. The text table, the CSV and the JSON are all
+// printed from it; scripts, the schema and the docs are tested against it
+// (tests/tools: halobw-columns prints it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "halobw/report.hpp"
+
+namespace halobw {
+
+// Columns come in groups; a table shows a group when the run measures it.
+enum class Group {
+  standard,   // every row
+  send_min,   // Send_min_B: some sizes do not split evenly (always in CSV and JSON)
+  spread,     // Min_us Max_us: --repeats > 1
+  breakdown,  // --breakdown
+  limit,      // --limit
+};
+[[nodiscard]] const char* group_name(Group g);
+
+// The groups a run's table shows; fixed before the first row.
+class Groups {
+ public:
+  Groups() = default;
+  Groups& add(Group g) {
+    bits_ |= 1u << static_cast<unsigned>(g);
+    return *this;
+  }
+  Groups& set(Group g, bool on) { return on ? add(g) : *this; }
+  [[nodiscard]] bool has(Group g) const {
+    return g == Group::standard || (bits_ & (1u << static_cast<unsigned>(g))) != 0;
+  }
+
+ private:
+  unsigned bits_ = 0;
+};
+
+// One value of one row: not measured (absent), could not be measured (n/a,
+// JSON null), a whole number or a number.
+struct Cell {
+  enum class Kind { absent, na, integer, number };
+  Kind kind = Kind::absent;
+  std::int64_t integer = 0;
+  double number = 0;
+  static Cell of(std::int64_t v) { return {Kind::integer, v, 0}; }
+  static Cell of(double v) { return {Kind::number, 0, v}; }
+  static Cell na() { return {Kind::na, 0, 0}; }
+};
+
+constexpr int kWhole = -1;  // decimals of a whole-number column
+
+struct Column {
+  const char* name;
+  const char* unit;  // "cells", "bytes", "us", "GB/s", "count", "ratio"
+  int decimals;      // fixed decimals in the table and CSV, or kWhole
+  Group group;
+  bool na_allowed;      // may be n/a (JSON null)
+  const char* meaning;  // one line, as docs/output.md says it
+  Cell (*value)(const Row&);
+};
+
+// Every column, in file order (CSV and JSON); tables show them group by group.
+[[nodiscard]] const std::vector<Column>& columns();
+
+// The columns a table with `groups` shows, in table order.
+[[nodiscard]] std::vector<const Column*> table_columns(const Groups& groups);
+// Whether a row in a file carries the column (a JSON member, a non-empty CSV field).
+[[nodiscard]] bool in_files(const Column& c, const Groups& groups);
+
+// The text of a cell as the table prints it ("n/a" where absent or n/a).
+[[nodiscard]] std::string table_text(const Column& c, const Cell& v);
+// As the CSV prints it: empty where absent.
+[[nodiscard]] std::string csv_text(const Column& c, const Cell& v);
+
+// The column line "# N Send_B ..." and one row of the table.
+[[nodiscard]] std::string format_columns(const Groups& groups);
+[[nodiscard]] std::vector<std::string> row_fields(const Row& row, const Groups& groups);
+[[nodiscard]] std::string format_row(const Row& row, const Groups& groups);
+
+}  // namespace halobw

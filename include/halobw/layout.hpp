@@ -1,0 +1,34 @@
+// The run's layout: the process grid chosen for the job, the rows it runs
+// (one per size), the shape each row exchanges, and every check of them that
+// needs the rank count but no communication.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "halobw/failure.hpp"
+#include "halobw/grid.hpp"
+#include "halobw/options.hpp"
+#include "halobw/pieces.hpp"
+
+namespace halobw {
+
+// The grid used for `nranks`: the given one or the automatic one.
+[[nodiscard]] ProcGrid choose_grid(const Options& opt, int nranks);
+
+// One row of the table: its size and the global box it exchanges.
+struct RowSpec {
+  std::int64_t n = 0;  // the global cube side (--sizes)
+  Index3 global{0, 0, 0};
+  int halo = 1;
+};
+[[nodiscard]] std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid);
+
+// What a row exchanges: its global box, halo, directions and fields.
+[[nodiscard]] Shape shape_of(const Options& opt, const RowSpec& row);
+
+// The grid multiplies to the rank count, every local extent is at least the
+// halo width, every message fits an int count, and --check's values are exact.
+[[nodiscard]] Status validate_layout(const Options& opt, int nranks);
+
+}  // namespace halobw

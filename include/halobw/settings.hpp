@@ -1,0 +1,109 @@
+// The run's choices as enums, each spelled once: its name table serves
+// to_string (header, CSV, JSON) and the command line (options.cpp). Pure.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace halobw {
+
+// What the rates count, as the header and --help say it.
+constexpr const char* kRateDefinition =
+    "Uni_GBps = remote send bytes / time / 1e9; Duplex_GBps = 2 * Uni_GBps";
+
+enum class Backend { host, cuda, hip };
+enum class PackMode { datatype, kernel };
+enum class SelfMode { copy, mpi };
+enum class GpuAwareMode { automatic, on, off };
+enum class GridSource { automatic, flag, environment };
+enum class Format { table, csv, json };
+
+// When packed faces are sent and unpacked (packing transports only).
+enum class Schedule {
+  bulk,       // pack every face, send all, wait for all, unpack every face
+  pipelined,  // send each face as soon as it is packed, unpack each as it lands
+};
+
+// How faces travel, chosen once per run from --pack, the backend and GPU-awareness.
+enum class Transport {
+  datatype,  // MPI subarray datatypes straight from the field (contiguous 0)
+  direct,    // packed contiguous buffers in the field's memory given to MPI (contiguous 1)
+  staged,    // packed buffers copied to host memory for MPI and back (contiguous 1)
+};
+
+[[nodiscard]] constexpr bool packs(Transport t) { return t != Transport::datatype; }
+
+// The name table of each enum: Names<E>::list.
+template <class E>
+struct Names;
+
+template <>
+struct Names<Backend> {
+  static constexpr std::array<std::pair<const char*, Backend>, 3> list{
+      {{"host", Backend::host}, {"cuda", Backend::cuda}, {"hip", Backend::hip}}};
+};
+template <>
+struct Names<PackMode> {
+  static constexpr std::array<std::pair<const char*, PackMode>, 2> list{
+      {{"datatype", PackMode::datatype}, {"kernel", PackMode::kernel}}};
+};
+template <>
+struct Names<SelfMode> {
+  static constexpr std::array<std::pair<const char*, SelfMode>, 2> list{
+      {{"copy", SelfMode::copy}, {"mpi", SelfMode::mpi}}};
+};
+template <>
+struct Names<GpuAwareMode> {
+  static constexpr std::array<std::pair<const char*, GpuAwareMode>, 3> list{
+      {{"auto", GpuAwareMode::automatic}, {"on", GpuAwareMode::on}, {"off", GpuAwareMode::off}}};
+};
+template <>
+struct Names<GridSource> {
+  static constexpr std::array<std::pair<const char*, GridSource>, 3> list{
+      {{"auto", GridSource::automatic},
+       {"--grid", GridSource::flag},
+       {"OPENPFC_FD_PROC_GRID", GridSource::environment}}};
+};
+template <>
+struct Names<Format> {
+  static constexpr std::array<std::pair<const char*, Format>, 3> list{
+      {{"table", Format::table}, {"csv", Format::csv}, {"json", Format::json}}};
+};
+template <>
+struct Names<Schedule> {
+  static constexpr std::array<std::pair<const char*, Schedule>, 2> list{
+      {{"bulk", Schedule::bulk}, {"pipelined", Schedule::pipelined}}};
+};
+template <>
+struct Names<Transport> {
+  static constexpr std::array<std::pair<const char*, Transport>, 3> list{
+      {{"datatype", Transport::datatype}, {"direct", Transport::direct}, {"staged", Transport::staged}}};
+};
+
+template <class E>
+[[nodiscard]] std::string to_string(E value) {
+  for (const auto& [name, v] : Names<E>::list) {
+    if (v == value) return name;
+  }
+  return "?";
+}
+
+// name -> value, for the command line.
+template <class E>
+[[nodiscard]] std::map<std::string, E> name_map() {
+  std::map<std::string, E> m;
+  for (const auto& [name, v] : Names<E>::list) m.emplace(name, v);
+  return m;
+}
+
+// "a|b|c", for --help.
+template <class E>
+[[nodiscard]] std::string name_choices() {
+  std::string s;
+  for (const auto& [name, v] : Names<E>::list) s += (s.empty() ? "" : "|") + std::string(name);
+  return s;
+}
+
+}  // namespace halobw

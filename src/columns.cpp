@@ -1,0 +1,148 @@
+#include "halobw/columns.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace halobw {
+
+namespace {
+
+double us(double seconds) { return seconds * 1.0e6; }
+Cell optional_number(const std::optional<double>& v) { return v ? Cell::of(*v) : Cell{}; }
+template <class T>
+Cell whole(T v) {
+  return Cell::of(static_cast<std::int64_t>(v));
+}
+Cell phase(const Row& r, double Phases::*member) {
+  return r.phases ? Cell::of(us((*r.phases).*member)) : Cell{};
+}
+
+const std::vector<Column> kColumns{
+    {"N", "cells", kWhole, Group::standard, false, "global cube side",
+     [](const Row& r) { return whole(r.n); }},
+    {"Send_B", "bytes", kWhole, Group::standard, false,
+     "the most bytes any rank sends to other ranks in one exchange (self faces not counted)",
+     [](const Row& r) { return whole(r.send_max); }},
+    {"Send_min_B", "bytes", kWhole, Group::send_min, false,
+     "the least any rank sends; equals Send_B on an even split",
+     [](const Row& r) { return whole(r.send_min); }},
+    {"Time_us", "us", 1, Group::standard, false,
+     "the slowest rank's time per exchange; with repeats > 1, the median of the timed blocks",
+     [](const Row& r) { return Cell::of(us(r.seconds)); }},
+    {"Uni_GBps", "GB/s", 3, Group::standard, false, "Send_B / time / 1e9; 0 when Send_B is 0",
+     [](const Row& r) { return Cell::of(uni_gbps(r.send_max, r.seconds)); }},
+    {"Duplex_GBps", "GB/s", 3, Group::standard, false, "2 x Uni_GBps",
+     [](const Row& r) { return Cell::of(2.0 * uni_gbps(r.send_max, r.seconds)); }},
+    {"RemoteFaces", "count", kWhole, Group::standard, false, "the most remote faces on any rank",
+     [](const Row& r) { return whole(r.counts.remote_faces); }},
+    {"SelfFaces", "count", kWhole, Group::standard, false, "the most self faces on any rank",
+     [](const Row& r) { return whole(r.counts.self_faces); }},
+    {"OffNodeFaces", "count", kWhole, Group::standard, false,
+     "the most remote faces to another node on any rank",
+     [](const Row& r) { return whole(r.counts.offnode_faces); }},
+    {"Min_us", "us", 1, Group::spread, false,
+     "the fastest timed block (each block's time the slowest rank's)",
+     [](const Row& r) { return Cell::of(us(r.min_seconds.value_or(r.seconds))); }},
+    {"Max_us", "us", 1, Group::spread, false, "the slowest timed block",
+     [](const Row& r) { return Cell::of(us(r.max_seconds.value_or(r.seconds))); }},
+    {"Pack_us", "us", 1, Group::breakdown, false, "packing every message, timed alone",
+     [](const Row& r) { return phase(r, &Phases::pack); }},
+    {"Xfer_us", "us", 1, Group::breakdown, false,
+     "MPI alone on packed contiguous buffers: receives, sends, wait",
+     [](const Row& r) { return phase(r, &Phases::xfer); }},
+    {"Stage_us", "us", 1, Group::breakdown, false,
+     "the device-host copies of the staged transport (0 on the others)",
+     [](const Row& r) { return phase(r, &Phases::stage); }},
+    {"Unpack_us", "us", 1, Group::breakdown, false, "unpacking, self copies included",
+     [](const Row& r) { return phase(r, &Phases::unpack); }},
+    {"Xfer_GBps", "GB/s", 3, Group::breakdown, false,
+     "Send_B / Xfer_us / 1e3: the rate of the transfer alone",
+     [](const Row& r) { return r.phases ? Cell::of(uni_gbps(r.send_max, r.phases->xfer)) : Cell{}; }},
+    {"Eff", "ratio", 2, Group::breakdown, true,
+     "Uni_GBps / Xfer_GBps (= Xfer_us / Time_us); n/a when Send_B is 0",
+     [](const Row& r) {
+       const auto e = efficiency(r);
+       return e ? Cell::of(*e) : Cell::na();
+     }},
+    {"Copy_GBps", "GB/s", 3, Group::limit, false,
+     "Send_B / time of a contiguous copy of Send_B bytes within each rank's memory",
+     [](const Row& r) { return optional_number(r.copy_gbps); }},
+    {"Peer_GBps", "GB/s", 3, Group::limit, true,
+     "Send_B / time of a direct copy of Send_B bytes between the GPUs of a neighbouring pair; n/a where not "
+     "measured",
+     [](const Row& r) { return r.peer_gbps ? Cell::of(*r.peer_gbps) : Cell::na(); }},
+};
+
+std::string fixed(const Column& c, const Cell& v) {
+  if (v.kind == Cell::Kind::integer) return std::to_string(v.integer);
+  return fmt::format("{:.{}f}", v.number, c.decimals);
+}
+
+}  // namespace
+
+const char* group_name(Group g) {
+  switch (g) {
+    case Group::send_min:
+      return "send_min";
+    case Group::spread:
+      return "spread";
+    case Group::breakdown:
+      return "breakdown";
+    case Group::limit:
+      return "limit";
+    default:
+      return "standard";
+  }
+}
+
+const std::vector<Column>& columns() { return kColumns; }
+
+std::vector<const Column*> table_columns(const Groups& groups) {
+  std::vector<const Column*> out;
+  for (const Column& c : kColumns) {
+    if (groups.has(c.group)) out.push_back(&c);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Column* a, const Column* b) { return a->group < b->group; });
+  return out;
+}
+
+bool in_files(const Column& c, const Groups& groups) {
+  return c.group == Group::send_min || groups.has(c.group);
+}
+
+std::string table_text(const Column& c, const Cell& v) {
+  return v.kind == Cell::Kind::absent || v.kind == Cell::Kind::na ? "n/a" : fixed(c, v);
+}
+
+std::string csv_text(const Column& c, const Cell& v) {
+  switch (v.kind) {
+    case Cell::Kind::absent:
+      return "";
+    case Cell::Kind::na:
+      return "n/a";
+    default:
+      return fixed(c, v);
+  }
+}
+
+std::string format_columns(const Groups& groups) {
+  std::string s = "#";
+  for (const Column* c : table_columns(groups)) s += std::string(" ") + c->name;
+  return s + "\n";
+}
+
+std::vector<std::string> row_fields(const Row& row, const Groups& groups) {
+  std::vector<std::string> f;
+  for (const Column* c : table_columns(groups)) f.push_back(table_text(*c, c->value(row)));
+  return f;
+}
+
+std::string format_row(const Row& row, const Groups& groups) {
+  std::string s;
+  for (const auto& field : row_fields(row, groups)) s += (s.empty() ? "" : " ") + field;
+  return s + "\n";
+}
+
+}  // namespace halobw
