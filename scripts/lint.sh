@@ -12,11 +12,11 @@ if [ "$(id -u)" -eq 0 ]; then
     }
   done
 fi
-mapfile -t sources < <(git ls-files 'src/*.cpp' 'include/*.hpp' 'tests/*.cpp' 'tests/fuzz/*.cpp' 'bench/*.cpp')
+mapfile -t sources < <(git ls-files 'src/*.cpp' 'include/*.hpp' 'tests/*.cpp' 'tests/fuzz/*.cpp' 'bench/*.cpp' 'tools/*.cpp')
 echo "lint: clang-format-14 on ${#sources[@]} files"
 clang-format-14 --dry-run --Werror "${sources[@]}"
 [ -f build/compile_commands.json ] || cmake --preset host >/dev/null
-mapfile -t units < <(git ls-files 'src/*.cpp' 'bench/*.cpp')
+mapfile -t units < <(git ls-files 'src/*.cpp' 'bench/*.cpp' 'tools/*.cpp')
 echo "lint: clang-tidy-14 on ${#units[@]} translation units (and the headers they include)"
 clang-tidy-14 -p build --quiet "${units[@]}"
 echo "lint: clean"

@@ -117,7 +117,9 @@ def transports(r):
 
 
 def phases(r):
-    """--breakdown, --limit, --repeats: columns present and consistent, standard columns unchanged."""
+    """--breakdown, --limit, --repeats: columns present, non-negative and
+    consistent; the standard columns unchanged. Structural only: no timing
+    ratio is asserted (a loaded machine makes any of them fail)."""
     for ranks, flags in ((1, ["--faces"]), (2, ["--axis", "z"]), (4, ["--faces"])):
         for pack in (["--pack", "datatype"], ["--pack", "kernel"], ["--pack", "kernel", "--gpu-aware", "off"]):
             base = flags + pack + ["--sizes", "24,32", "--iters", "20", "--warmup", "2"]
@@ -131,22 +133,23 @@ def phases(r):
             for line in [l for l in out.splitlines() if l and not l.startswith("#")]:
                 row = dict(zip(cols, line.split()))
                 what = f"-n {ranks} {' '.join(base)}: row {line}"
-                t = float(row["Time_us"])
-                total = float(row["Pack_us"]) + float(row["Xfer_us"]) + float(row["Stage_us"]) + float(row["Unpack_us"])
-                # Each phase is timed alone; their sum may differ from the whole
-                # exchange, but not by more than a sane factor.
-                if not (total <= 20 * t + 5 and t <= 20 * total + 5):
-                    r.fail(what, f"phases add to {total} us against Time_us {t}")
+                for name in ("Time_us", "Min_us", "Max_us", "Pack_us", "Xfer_us", "Stage_us", "Unpack_us",
+                             "Xfer_GBps"):
+                    if not float(row[name]) >= 0:
+                        r.fail(what, f"{name} {row[name]} is negative")
                 if int(row["Send_B"]) > 0:
-                    eff = float(row["Eff"])
-                    if not (0 < eff <= 1.5 * 20):  # loose: timings on a loaded 2-core machine
-                        r.fail(what, f"Eff {eff}")
+                    if row["Eff"] == "n/a" or float(row["Eff"]) < 0:
+                        r.fail(what, f"Eff {row['Eff']} with Send_B > 0")
                     if not float(row["Copy_GBps"]) > 0:
                         r.fail(what, "Copy_GBps not positive")
+                elif row["Eff"] != "n/a":
+                    r.fail(what, "Eff must be n/a when nothing is sent")
                 if "kernel" not in pack and float(row["Pack_us"]) != 0.0:
                     r.fail(what, "Pack_us must be 0 on the datatype path")
-                if "off" not in pack and float(row["Stage_us"]) > 1.0:
-                    r.fail(what, "Stage_us must be ~0 without staging")
+                if "off" not in pack and float(row["Stage_us"]) != 0.0:
+                    r.fail(what, "Stage_us must be 0 without staging")
+                if row["Peer_GBps"] != "n/a":
+                    r.fail(what, "Peer_GBps must be n/a on the host backend")
             # The standard columns mean the same with and without the new flags.
             if plain:
                 std = lambda text: [l.split()[:2] + l.split()[5:8] for l in text.splitlines() if l and not l.startswith("#")]
@@ -230,27 +233,27 @@ def formats(r):
 
 
 def faults(r):
-    """Injected faults end fast with a message naming what failed: a hang
-    (one rank never sends) under --timeout, and an MPI error (a send to a rank
-    that does not exist)."""
-    import time
+    """Injected faults end with a message naming what failed: a hang (one rank
+    never sends) under --timeout, and an MPI error (a send to a rank that does
+    not exist). The watchdog runs out of band, so every stuck rank names what
+    it waits for; the ranks waiting on the silent one name it. No wall-clock
+    bound: the runner's own timeout catches a run that never ends."""
     for ranks in (2, 4):
         for flags in (["--axis", "z"], ["--faces", "--pack", "kernel", "--check"]):
             r.cases += 1
+            silent = ranks - 1
             what = f"-n {ranks} skip sends {' '.join(flags)}"
-            t0 = time.time()
             rc, out, err = r.run(ranks, flags + ["--sizes", "16", "--timeout", "2"],
-                                 {"HALOBW_TEST_HOOK_SKIP_SENDS": str(ranks - 1)})
-            took = time.time() - t0
+                                 {"HALOBW_TEST_HOOK_SKIP_SENDS": str(silent)})
             lines = [l for l in err.splitlines() if l.startswith("halo-bandwidth: timeout on rank")]
             phase = "N=16 --check exchange" if "--check" in flags else "N=16 warm-up and timed exchanges"
-            # Ranks waiting on the missing messages name them; ranks that went on
-            # to the clock's barrier say they wait there. Every line names the size.
-            named = [l for l in lines if phase in l and "ghost face from rank" in l and "(receive, tag" in l]
-            if rc in (0, None) or took > 30 or not named or not all("N=16" in l for l in lines):
-                r.fail(what, f"exit {rc} after {took:.1f} s\n{err}")
+            # Any rank's line that names the silent peer in the phase of the fault.
+            named = [l for l in lines if phase in l and f"ghost face from rank {silent} (receive, tag" in l
+                     and " after 2 s in MPI_Wait" in l]
+            if rc != 4 or not named or not all("N=16" in l for l in lines):
+                r.fail(what, f"exit {rc}, want 4\n{err}")
             else:
-                print(f"ok   {what}: exit {rc} after {took:.1f} s: {lines[0]}")
+                print(f"ok   {what}: exit {rc}: {named[0]}")
     for ranks, flags in ((2, ["--axis", "z"]), (4, ["--faces", "--pack", "kernel", "--gpu-aware", "off"])):
         r.cases += 1
         what = f"-n {ranks} --check finds a spoiled ghost cell {' '.join(flags)}"

@@ -12,6 +12,8 @@
 #include "halobw/exchanger.hpp"
 #include "halobw/fields.hpp"
 #include "halobw/layout.hpp"
+#include "halobw/limits.hpp"
+#include "halobw/memory.hpp"
 #include "halobw/options.hpp"
 #include "halobw/report.hpp"
 
@@ -286,4 +288,35 @@ TEST(Reduce, RepeatsGiveMedianMinMaxOfTheSlowestRank) {
   EXPECT_DOUBLE_EQ(*row.min_seconds, 1.0 + last);
   EXPECT_DOUBLE_EQ(*row.max_seconds, 3.0 + last);
   EXPECT_DOUBLE_EQ(reduce_max(comm, static_cast<double>(r)), static_cast<double>(last));
+}
+
+// The memory preflight counts exactly what the fields, the exchanger and the
+// --limit copy allocate, on every transport, with and without breakdown.
+TEST(Memory, PreflightCountsWhatIsAllocated) {
+  const Comm comm(MPI_COMM_WORLD);
+  const ProcGrid grid = auto_grid(comm.size());
+  for (const int fields : {1, 3}) {
+    for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
+      for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
+        for (bool extra : {false, true}) {
+          const RankPlan plan = make_rank_plan(grid, cube(12, 2, {true, true, true}, fields), comm.rank());
+          MemoryUse use;
+          use.transport = t;
+          use.breakdown = use.limit = extra;
+          const MemoryNeed need = memory_need(plan, make_message_table(plan, self), use);
+          const std::size_t before = allocated_bytes();
+          std::size_t held = 0;
+          for_transport(t, [&](auto policy) {
+            Rig<decltype(policy)> rig(comm, plan, setup_of(self, Schedule::pipelined, extra));
+            std::unique_ptr<CopyLimit<Exec, Mem>> copy;
+            if (extra) copy = std::make_unique<CopyLimit<Exec, Mem>>(plan.remote_bytes);
+            held = allocated_bytes() - before;
+          });
+          EXPECT_EQ(held, need.total()) << "fields " << fields << " transport " << to_string(t) << " self "
+                                        << to_string(self) << " breakdown/limit " << extra;
+          EXPECT_EQ(allocated_bytes(), before);  // all given back
+        }
+      }
+    }
+  }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -42,12 +43,21 @@ struct StagingSpace<Kokkos::Experimental::HIPSpace> {
 #endif
 #endif
 
+// The bytes this process holds through Allocation now; what the memory
+// preflight counts is tested against it.
+[[nodiscard]] inline std::atomic<std::size_t>& allocated_bytes() {
+  static std::atomic<std::size_t> live{0};
+  return live;
+}
+
 // Owned bytes; move-only.
 class Allocation {
  public:
   using Free = void (*)(void*);
   Allocation() = default;
-  Allocation(void* ptr, std::size_t bytes, Free free) : ptr_(ptr), bytes_(bytes), free_(free) {}
+  Allocation(void* ptr, std::size_t bytes, Free free) : ptr_(ptr), bytes_(bytes), free_(free) {
+    allocated_bytes() += bytes_;
+  }
   ~Allocation() { reset(); }
   Allocation(Allocation&& o) noexcept
       : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), free_(o.free_) {}
@@ -68,8 +78,12 @@ class Allocation {
 
  private:
   void reset() {
-    if (ptr_ != nullptr && free_ != nullptr) free_(ptr_);
+    if (ptr_ != nullptr && free_ != nullptr) {
+      free_(ptr_);
+      allocated_bytes() -= bytes_;
+    }
     ptr_ = nullptr;
+    bytes_ = 0;
   }
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;

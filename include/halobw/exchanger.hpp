@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -163,6 +164,7 @@ class Exchanger {
   // MPI alone on packed contiguous buffers of the same sizes and pattern:
   // receives first, then sends, wait. Needs a packing transport or --breakdown.
   void transfer() {
+    if (!setup_.breakdown && !kPacks) throw std::logic_error("transfer() on the datatype transport needs --breakdown's buffers");
     Method& m = xfer_ ? *xfer_ : *method_;
     m.post_receives();
     m.send_all();

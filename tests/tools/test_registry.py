@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The column table (include/halobw/columns.hpp) and the settings table
+(src/output.cpp) are the one place the columns are written. This test holds
+every other reader against them: the JSON schema, scripts/halobw_results.py
+(compare, plot), scripts/check_table.py and docs/output.md.
+
+usage: test_registry.py --columns-exe BUILD/halobw-columns --scripts-dir scripts
+                        --schema docs/output.schema.json --docs docs/output.md
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--columns-exe", required=True)
+    ap.add_argument("--scripts-dir", required=True)
+    ap.add_argument("--schema", required=True)
+    ap.add_argument("--docs", required=True)
+    args = ap.parse_args()
+    reg = json.loads(subprocess.run([args.columns_exe], capture_output=True, text=True, check=True).stdout)
+    cols = reg["columns"]
+    names = [c["name"] for c in cols]
+    failures = []
+
+    def check(what, ok, detail=""):
+        print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
+        if not ok:
+            failures.append(what)
+
+    # The schema: one row property per column, the right types, the right required set.
+    schema = json.load(open(args.schema))
+    row = schema["$defs"]["row"]
+    check("schema row properties are the columns", list(row["properties"]) == names,
+          f"{list(row['properties'])} vs {names}")
+    always = [c["name"] for c in cols if c["group"] in ("standard", "send_min")]
+    check("schema requires the columns every row has", sorted(row["required"]) == sorted(always),
+          f"{row['required']} vs {always}")
+    defs = schema["$defs"]
+    for c in cols:
+        prop = row["properties"].get(c["name"], {})
+        text = json.dumps(prop)
+        if c["integer"]:
+            ok = "count" in text or '"integer"' in text
+        else:
+            ok = "time" in text or "rate" in text or '"number"' in text
+        check(f"schema type of {c['name']}", ok, text)
+        check(f"schema allows null in {c['name']} exactly when n/a is allowed",
+              ('"null"' in text) == c["na_allowed"], text)
+    run = schema["properties"]["run"]["properties"]
+    for s in reg["settings"]:
+        if s["json_run"]:
+            check(f"schema run has setting {s['name']}", s["name"] in run)
+
+    # scripts/halobw_results.py (read by compare and plot).
+    sys.path.insert(0, os.path.abspath(args.scripts_dir))
+    import halobw_results as hr
+    check("halobw_results.SETTINGS are the CSV settings",
+          list(hr.SETTINGS) == [s["name"] for s in reg["settings"] if s["csv"]], hr.SETTINGS)
+    check("halobw_results.MEASURES + OPTIONAL are the columns in file order",
+          list(hr.MEASURES) + list(hr.OPTIONAL) == names, f"{hr.MEASURES} {hr.OPTIONAL}")
+    check("halobw_results.MEASURES are the columns every row has", list(hr.MEASURES) == always, hr.MEASURES)
+    check("halobw_results.NA_FIELDS", sorted(hr.NA_FIELDS) == sorted(c["name"] for c in cols if c["na_allowed"]),
+          hr.NA_FIELDS)
+    for c in cols:
+        if c["integer"]:
+            check(f"halobw_results: {c['name']} is whole", c["name"] in hr.INT_FIELDS)
+        else:
+            check(f"halobw_results: {c['name']} has {c['decimals']} decimals",
+                  hr.DECIMALS.get(c["name"]) == c["decimals"], hr.DECIMALS.get(c["name"]))
+
+    # scripts/check_table.py: the table's column order and groups.
+    import check_table as ct
+    table = reg["table_order"]
+    groups = {}
+    for c in cols:
+        groups.setdefault(c["group"], []).append(c["name"])
+    check("check_table.COLUMNS are the standard columns", ct.COLUMNS == groups["standard"], ct.COLUMNS)
+    flat = ct.COLUMNS + [n for g in ct.OPTIONAL for n in g]
+    check("check_table column order is the table's", flat == table, f"{flat} vs {table}")
+
+    # docs/output.md names and defines every column and setting.
+    docs = open(args.docs).read()
+    for n in names + [s["name"] for s in reg["settings"]]:
+        check(f"docs/output.md defines {n}", f"| `{n}` |" in docs)
+
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

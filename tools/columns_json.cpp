@@ -1,0 +1,39 @@
+// halobw-columns: prints the column and settings tables as JSON, so that the
+// tests can hold the schema, the Python tools and the docs against the one
+// place the columns are written (include/halobw/columns.hpp, output.hpp).
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "halobw/columns.hpp"
+#include "halobw/output.hpp"
+
+int main() {
+  using nlohmann::ordered_json;
+  ordered_json cols = ordered_json::array();
+  for (const halobw::Column& c : halobw::columns()) {
+    cols.push_back({{"name", c.name},
+                    {"unit", c.unit},
+                    {"decimals", c.decimals},
+                    {"integer", c.decimals == halobw::kWhole},
+                    {"group", halobw::group_name(c.group)},
+                    {"na_allowed", c.na_allowed},
+                    {"meaning", c.meaning}});
+  }
+  ordered_json table = ordered_json::array();
+  const halobw::Groups all = halobw::Groups()
+                                 .add(halobw::Group::send_min)
+                                 .add(halobw::Group::spread)
+                                 .add(halobw::Group::breakdown)
+                                 .add(halobw::Group::limit);
+  for (const halobw::Column* c : halobw::table_columns(all)) table.push_back(c->name);
+  ordered_json settings = ordered_json::array();
+  for (const halobw::Setting& s : halobw::settings()) {
+    const char* type = s.type == halobw::Setting::Type::integer ? "integer"
+                       : s.type == halobw::Setting::Type::grid  ? "grid"
+                                                                : "text";
+    settings.push_back({{"name", s.name}, {"csv", s.csv}, {"json_run", s.json_run}, {"type", type}});
+  }
+  const ordered_json doc = {{"columns", cols}, {"table_order", table}, {"settings", settings}};
+  std::puts(doc.dump(1).c_str());
+  return 0;
+}
