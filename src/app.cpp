@@ -19,6 +19,7 @@
 #include "halobw/options.hpp"
 #include "halobw/output.hpp"
 #include "halobw/pieces.hpp"
+#include "halobw/placement.hpp"
 #include "halobw/report.hpp"
 #include "halobw/version.hpp"
 
@@ -57,6 +58,7 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
   use.limit = opt.limit;
   use.check = opt.check;
   use.device = opt.backend != Backend::host;
+  use.host = host_placement(opt.hugepages == Toggle::on);
   for (const RowSpec& row : row_specs(opt, grid)) {
     const Shape shape = shape_of(opt, row);
     const RankPlan plan = make_rank_plan(grid, shape, comm.rank());
@@ -126,6 +128,23 @@ void add_provenance(HeaderInfo& h, const Options& opt, const ProcGrid& grid,
   }
 }
 
+// What --hugepages asked for and what the kernel offers; what it gave each
+// row follows the row's measurements.
+std::string hugepage_note(const Options& opt) {
+  const auto mode = thp_mode();
+  const std::string thp = mode ? "THP " + *mode : std::string("no transparent huge pages");
+  if (opt.hugepages == Toggle::off)
+    return "hugepages off (" + thp + "): host memory as the allocator gives it";
+  if (opt.backend != Backend::host) {
+    return "hugepages on (" + thp + "): staging buffers only; device memory is unaffected";
+  }
+  if (!huge_pages_available())
+    return "hugepages on, but " + thp + " here: host memory as the allocator gives it";
+  return "hugepages on (" + thp +
+         "): host fields and buffers of 2 MiB or more in whole 2 MiB pages, advised "
+         "MADV_HUGEPAGE";
+}
+
 std::string cut_hint(const ProcGrid& grid) {
   const char* names = "xyz";
   std::string cut;
@@ -157,6 +176,7 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   h.gpu_aware = tc.gpu_aware;
   h.contiguous = packs(tc.transport);
   h.transport = to_string(tc.transport);
+  h.hugepages = to_string(opt.hugepages);
   h.schedule = packs(tc.transport) ? to_string(opt.schedule) : "-";
   h.rank_device.resize(static_cast<std::size_t>(comm.size()));
   check_mpi(MPI_Allgather(&dev.device_id, 1, MPI_INT, h.rank_device.data(), 1, MPI_INT, comm.get()),
@@ -172,6 +192,7 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
                                       opt.timeout)
                         : std::string("watchdog off (--timeout 0)"));
   if (auto e = env("MPICH_GPU_SUPPORT_ENABLED")) h.notes.push_back("MPICH_GPU_SUPPORT_ENABLED=" + *e);
+  h.notes.push_back(hugepage_note(opt));
   bool any_remote = false;
   for (int a = 0; a < 3; ++a) any_remote = any_remote || (opt.axes[a] && grid.dim(a) > 1);
   if (!any_remote) {
@@ -190,10 +211,13 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   }
   if (groups.has(Group::breakdown)) {
     h.notes.emplace_back(
-        "breakdown, each timed alone with the same clock: Pack_us packs every message face; "
-        "Xfer_us is MPI alone on packed contiguous buffers (receives, sends, wait); Stage_us the "
-        "device-host copies of the staged transport; Unpack_us unpacks, self copies included");
-    h.notes.emplace_back("Xfer_GBps = Send_B / Xfer_us / 1e3; Eff = Uni_GBps / Xfer_GBps");
+        "breakdown, phases of the timed exchanges themselves (a fence and a clock read between stages; "
+        "the busiest rank of the median block, so they add up to its time in the loop): Pack_us packs, "
+        "Mpi_us posts and waits (MPI's own copies included), Stage_us copies between device and host, "
+        "Unpack_us unpacks and copies the self pieces");
+    h.notes.emplace_back(
+        "reference, timed on its own: Xfer_us is MPI alone on packed contiguous buffers (receives, sends, "
+        "wait); Xfer_GBps = Send_B / Xfer_us / 1e3; Eff = Uni_GBps / Xfer_GBps");
   }
   if (groups.has(Group::limit)) {
     h.limits.emplace_back(
@@ -283,7 +307,9 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
   setup.groups.set(Group::send_min, uneven)
       .set(Group::spread, opt.repeats > 1)
       .set(Group::breakdown, opt.breakdown)
-      .set(Group::limit, opt.limit);
+      .set(Group::limit, opt.limit)
+      .set(Group::hugepages, opt.backend == Backend::host &&
+                                 host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
   HeaderInfo header = make_header(comm, opt, grid, hosts, dev, *tc, aware, setup.groups, env);
   if (thread_level < MPI_THREAD_FUNNELED && opt.timeout > 0) {
     header.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(thread_level) +

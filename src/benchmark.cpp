@@ -17,6 +17,7 @@
 #include "halobw/messages.hpp"
 #include "halobw/peer.hpp"
 #include "halobw/pieces.hpp"
+#include "halobw/placement.hpp"
 
 namespace halobw {
 
@@ -37,17 +38,63 @@ void set_phase(const Comm& comm, std::string phase) {
   if (comm.watchdog() != nullptr) comm.watchdog()->set_phase(std::move(phase));
 }
 
-// Each phase with the same clock as the exchange, slowest rank.
+// The timed blocks of one row: the plain exchange, or, with --breakdown, the
+// same exchanges with a phase clock inside them. This rank's seconds per
+// exchange per block, and, with --breakdown, its phases in the median block
+// (known once the blocks are reduced, so all are kept).
 template <class Ex, class ExecSpace>
-Phases time_phases(const Comm& comm, const Options& opt, Ex& ex, const ExecSpace& exec) {
-  auto timed = [&](auto&& work) { return reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, work)); };
-  // A phase the transport does not have is 0, not the cost of an empty timed loop.
+std::vector<double> time_exchanges(const Comm& comm, const Options& opt, Ex& ex, const ExecSpace& exec,
+                                   std::vector<PhaseSeconds>& phases) {
+  if (!opt.breakdown) {
+    return time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&] { ex.exchange(exec); });
+  }
+  PhaseClock clock;
+  phases.assign(static_cast<std::size_t>(opt.repeats), PhaseSeconds{});
+  return time_blocks(
+      comm, opt.warmup, opt.iters, opt.repeats, [&] { ex.exchange(exec, clock); },
+      [&](int) {
+        clock.clear();
+        clock.restart();
+      },
+      [&](int r) {
+        for (int p = 0; p < kPhases; ++p) {
+          phases[static_cast<std::size_t>(r)][static_cast<std::size_t>(p)] =
+              clock.sums()[static_cast<std::size_t>(p)] / opt.iters;
+        }
+      });
+}
+
+// --breakdown: the phases of the median block's busiest rank, and the isolated
+// transfer as a reference, timed with the same clock. Collective.
+template <class Ex>
+Phases breakdown(const Comm& comm, const Options& opt, Ex& ex, const PhaseSeconds& mine) {
   Phases p;
-  if constexpr (Ex::kPacks) p.pack = timed([&] { ex.pack_phase(exec); });
-  if constexpr (Ex::kStages) p.stage = timed([&] { ex.stage_phase(exec); });
-  p.xfer = timed([&ex] { ex.transfer(); });
-  p.unpack = timed([&] { ex.unpack_phase(exec); });
-  return p;
+  p.pack = mine[static_cast<std::size_t>(Phase::pack)];
+  p.mpi = mine[static_cast<std::size_t>(Phase::mpi)];
+  p.stage = mine[static_cast<std::size_t>(Phase::stage)];
+  p.unpack = mine[static_cast<std::size_t>(Phase::unpack)];
+  p.xfer = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&ex] { ex.transfer(); }));
+  return reduce_phases(comm, p);
+}
+
+// --hugepages: what the kernel gave the fields, over the ranks. Collective.
+template <class Fields>
+HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
+  std::uint64_t bytes = 0;
+  std::uint64_t huge = 0;
+  for (const Allocation& a : fields.allocations()) {
+    bytes += a.bytes();
+    huge += huge_page_bytes(a.data(), a.bytes()).value_or(0);
+  }
+  return reduce_huge(comm, bytes, huge);
+}
+
+std::string huge_note(std::int64_t n, const HugeFigures& h) {
+  auto range = [](double lo, double hi) {
+    return lo == hi ? fmt::format("{:.0f}", lo) : fmt::format("{:.0f}-{:.0f}", lo, hi);
+  };
+  return fmt::format("# hugepages N={}: {} of {} MiB of the field in huge pages", n,
+                     range(h.huge_min, h.huge_max), range(h.field_min, h.field_max));
 }
 
 // The neighbour pair of the peer copy: along the first selected cut axis, this
@@ -120,6 +167,8 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
   setup.breakdown = opt.breakdown;
   setup.watchdog = comm.watchdog();
   setup.method = with_faults(make_p2p, s.faults, comm.rank(), comm.size());
+  setup.host_placement = host_placement(opt.hugepages == Toggle::on);
+  const bool report_huge = setup.host_placement == Placement::huge_pages && is_host_memory<MemSpace>;
   const ExecSpace exec;
   const std::vector<RowSpec> rows = row_specs(opt, s.grid);
   for (std::size_t index = 0; index < rows.size(); ++index) {
@@ -137,10 +186,12 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
     std::string error;
     try {
-      fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields);
+      fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
+                                                    buffer_placement<MemSpace>(setup.host_placement));
       MessageTable table = make_message_table(plan, opt.self);
       ex = std::make_unique<Ex>(comm, plan, std::move(table), fields->views(), setup);
-      if (opt.limit) copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(mine.remote_bytes);
+      if (opt.limit)
+        copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(mine.remote_bytes, setup.host_placement);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -160,12 +211,17 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters,
                         opt.warmup));
     set_phase(comm, fmt::format("N={} warm-up and timed exchanges", n));
-    mine.seconds = time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&] { ex->exchange(exec); });
+    std::vector<PhaseSeconds> phases;
+    mine.seconds = time_exchanges(comm, opt, *ex, exec, phases);
     Row row = reduce_row(comm, n, mine);
     if (opt.breakdown) {
       show(s, step + ": breakdown");
-      set_phase(comm, fmt::format("N={} breakdown", n));
-      row.phases = time_phases(comm, opt, *ex, exec);
+      set_phase(comm, fmt::format("N={} breakdown: the transfer alone", n));
+      row.phases = breakdown(comm, opt, *ex, phases[static_cast<std::size_t>(row.median_block)]);
+    }
+    if (report_huge) {
+      row.huge = huge_figures(comm, *fields);
+      if (s.output) s.output->note(huge_note(n, *row.huge));
     }
     if (opt.limit) {
       show(s, step + ": copy limit");

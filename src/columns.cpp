@@ -19,59 +19,69 @@ Cell phase(const Row& r, double Phases::*member) {
 }
 
 const std::vector<Column> kColumns{
-    {"N", "cells", kWhole, Group::standard, false, "global cube side",
+    {"N", "cells", kWhole, Group::standard, false, true, "global cube side",
      [](const Row& r) { return whole(r.n); }},
-    {"Send_B", "bytes", kWhole, Group::standard, false,
+    {"Send_B", "bytes", kWhole, Group::standard, false, true,
      "the most bytes any rank sends to other ranks in one exchange (self faces not counted)",
      [](const Row& r) { return whole(r.send_max); }},
-    {"Send_min_B", "bytes", kWhole, Group::send_min, false,
+    {"Send_min_B", "bytes", kWhole, Group::send_min, false, true,
      "the least any rank sends; equals Send_B on an even split",
      [](const Row& r) { return whole(r.send_min); }},
-    {"Time_us", "us", 1, Group::standard, false,
+    {"Time_us", "us", 1, Group::standard, false, true,
      "the slowest rank's time per exchange; with repeats > 1, the median of the timed blocks",
      [](const Row& r) { return Cell::of(us(r.seconds)); }},
-    {"Uni_GBps", "GB/s", 3, Group::standard, false, "Send_B / time / 1e9; 0 when Send_B is 0",
+    {"Uni_GBps", "GB/s", 3, Group::standard, false, true, "Send_B / time / 1e9; 0 when Send_B is 0",
      [](const Row& r) { return Cell::of(uni_gbps(r.send_max, r.seconds)); }},
-    {"Duplex_GBps", "GB/s", 3, Group::standard, false, "2 x Uni_GBps",
+    {"Duplex_GBps", "GB/s", 3, Group::standard, false, true, "2 x Uni_GBps",
      [](const Row& r) { return Cell::of(2.0 * uni_gbps(r.send_max, r.seconds)); }},
-    {"RemoteFaces", "count", kWhole, Group::standard, false, "the most remote faces on any rank",
+    {"RemoteFaces", "count", kWhole, Group::standard, false, true, "the most remote faces on any rank",
      [](const Row& r) { return whole(r.counts.remote_faces); }},
-    {"SelfFaces", "count", kWhole, Group::standard, false, "the most self faces on any rank",
+    {"SelfFaces", "count", kWhole, Group::standard, false, true, "the most self faces on any rank",
      [](const Row& r) { return whole(r.counts.self_faces); }},
-    {"OffNodeFaces", "count", kWhole, Group::standard, false,
+    {"OffNodeFaces", "count", kWhole, Group::standard, false, true,
      "the most remote faces to another node on any rank",
      [](const Row& r) { return whole(r.counts.offnode_faces); }},
-    {"Min_us", "us", 1, Group::spread, false,
+    {"Min_us", "us", 1, Group::spread, false, true,
      "the fastest timed block (each block's time the slowest rank's)",
      [](const Row& r) { return Cell::of(us(r.min_seconds.value_or(r.seconds))); }},
-    {"Max_us", "us", 1, Group::spread, false, "the slowest timed block",
+    {"Max_us", "us", 1, Group::spread, false, true, "the slowest timed block",
      [](const Row& r) { return Cell::of(us(r.max_seconds.value_or(r.seconds))); }},
-    {"Pack_us", "us", 1, Group::breakdown, false, "packing every message, timed alone",
+    {"Pack_us", "us", 1, Group::breakdown, false, true,
+     "phase of the timed exchanges: packing (0 on the datatype transport)",
      [](const Row& r) { return phase(r, &Phases::pack); }},
-    {"Xfer_us", "us", 1, Group::breakdown, false,
-     "MPI alone on packed contiguous buffers: receives, sends, wait",
-     [](const Row& r) { return phase(r, &Phases::xfer); }},
-    {"Stage_us", "us", 1, Group::breakdown, false,
-     "the device-host copies of the staged transport (0 on the others)",
+    {"Mpi_us", "us", 1, Group::breakdown, false, true,
+     "phase of the timed exchanges: posting, waiting, and MPI's own copies (datatypes included)",
+     [](const Row& r) { return phase(r, &Phases::mpi); }},
+    {"Stage_us", "us", 1, Group::breakdown, false, true,
+     "phase of the timed exchanges: the device-host copies of the staged transport (0 on the others)",
      [](const Row& r) { return phase(r, &Phases::stage); }},
-    {"Unpack_us", "us", 1, Group::breakdown, false, "unpacking, self copies included",
+    {"Unpack_us", "us", 1, Group::breakdown, false, true,
+     "phase of the timed exchanges: unpacking, and the self copies",
      [](const Row& r) { return phase(r, &Phases::unpack); }},
-    {"Xfer_GBps", "GB/s", 3, Group::breakdown, false,
+    {"Xfer_us", "us", 1, Group::breakdown, false, true,
+     "reference, timed on its own: MPI alone on packed contiguous buffers (receives, sends, wait)",
+     [](const Row& r) { return phase(r, &Phases::xfer); }},
+    {"Xfer_GBps", "GB/s", 3, Group::breakdown, false, true,
      "Send_B / Xfer_us / 1e3: the rate of the transfer alone",
      [](const Row& r) { return r.phases ? Cell::of(uni_gbps(r.send_max, r.phases->xfer)) : Cell{}; }},
-    {"Eff", "ratio", 2, Group::breakdown, true,
+    {"Eff", "ratio", 2, Group::breakdown, true, true,
      "Uni_GBps / Xfer_GBps (= Xfer_us / Time_us); n/a when Send_B is 0",
      [](const Row& r) {
        const auto e = efficiency(r);
        return e ? Cell::of(*e) : Cell::na();
      }},
-    {"Copy_GBps", "GB/s", 3, Group::limit, false,
+    {"Copy_GBps", "GB/s", 3, Group::limit, false, true,
      "Send_B / time of a contiguous copy of Send_B bytes within each rank's memory",
      [](const Row& r) { return optional_number(r.copy_gbps); }},
-    {"Peer_GBps", "GB/s", 3, Group::limit, true,
+    {"Peer_GBps", "GB/s", 3, Group::limit, true, true,
      "Send_B / time of a direct copy of Send_B bytes between the GPUs of a neighbouring pair; n/a where not "
      "measured",
      [](const Row& r) { return r.peer_gbps ? Cell::of(*r.peer_gbps) : Cell::na(); }},
+    {"Field_MiB", "MiB", 1, Group::hugepages, false, false, "the fields of the largest rank",
+     [](const Row& r) { return r.huge ? Cell::of(r.huge->field_max) : Cell{}; }},
+    {"Huge_MiB", "MiB", 1, Group::hugepages, false, false,
+     "of the fields, the least any rank has in huge pages (AnonHugePages of /proc/self/smaps)",
+     [](const Row& r) { return r.huge ? Cell::of(r.huge->huge_min) : Cell{}; }},
 };
 
 std::string fixed(const Column& c, const Cell& v) {
@@ -91,6 +101,8 @@ const char* group_name(Group g) {
       return "breakdown";
     case Group::limit:
       return "limit";
+    case Group::hugepages:
+      return "hugepages";
     default:
       return "standard";
   }
@@ -101,7 +113,7 @@ const std::vector<Column>& columns() { return kColumns; }
 std::vector<const Column*> table_columns(const Groups& groups) {
   std::vector<const Column*> out;
   for (const Column& c : kColumns) {
-    if (groups.has(c.group)) out.push_back(&c);
+    if (groups.has(c.group) && c.in_table) out.push_back(&c);
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Column* a, const Column* b) { return a->group < b->group; });

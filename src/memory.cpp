@@ -10,12 +10,18 @@ namespace halobw {
 MemoryNeed memory_need(const RankPlan& plan, const MessageTable& table, const MemoryUse& use) {
   MemoryNeed need;
   need.device = use.device;
+  // Where the field lives: the host placement on the host, standard on a device (allocation.hpp).
+  const Placement here = use.device ? Placement::standard : use.host;
+  const Placement staging = use.device ? Placement::pinned : use.host;
+  auto placed = [](std::uint64_t bytes, Placement p) {
+    return static_cast<std::uint64_t>(placed_bytes(static_cast<std::size_t>(bytes), p));
+  };
   const std::uint64_t field = plan.field_values() * sizeof(double);
-  need.fields = field * static_cast<std::uint64_t>(plan.fields);
+  need.fields = placed(field, here) * static_cast<std::uint64_t>(plan.fields);
   const BufferSizes b = buffer_sizes(table, use.transport, use.breakdown);
-  need.buffers = 2 * b.packed * sizeof(double);
-  need.staging = 2 * b.staging * sizeof(double);
-  if (use.limit) need.limit = 2 * copy_limit_bytes(plan.remote_bytes);
+  need.buffers = 2 * placed(b.packed * sizeof(double), here);
+  need.staging = 2 * placed(b.staging * sizeof(double), staging);
+  if (use.limit) need.limit = 2 * placed(copy_limit_bytes(plan.remote_bytes), here);
   if (use.limit && use.device) need.peer = 2 * peer_limit_bytes(use.send_max);
   if (use.check && use.device) need.mirror = field;
   return need;

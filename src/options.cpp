@@ -201,6 +201,9 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
   cuda->excludes(hip);
   g.gpu_aware = add_choice(*s, "--gpu-aware", o.gpu_aware,
                            "MPI on device buffers (on) or staged through host memory (off); default auto");
+  add_choice(*s, "--hugepages", o.hugepages,
+             "host fields and buffers 2 MiB aligned and advised to transparent huge pages (on, default) "
+             "or as the allocator gives them (off); device memory is unaffected");
 }
 
 Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,

@@ -16,6 +16,12 @@ using nlohmann::ordered_json;
 
 using Type = Setting::Type;
 
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
+}
+
 const std::vector<Setting> kSettings{
     {"program", true, false, Type::text, [](const HeaderInfo&) { return std::string("halo-bandwidth"); }},
     {"version", true, false, Type::text, [](const HeaderInfo& h) { return h.version; }},
@@ -38,46 +44,47 @@ const std::vector<Setting> kSettings{
     {"gpu_aware", true, true, Type::text, [](const HeaderInfo& h) { return h.gpu_aware; }},
     {"contiguous", true, true, Type::integer,
      [](const HeaderInfo& h) { return std::string(h.contiguous ? "1" : "0"); }},
+    {"hugepages", true, true, Type::text, [](const HeaderInfo& h) { return h.hugepages; }},
 };
 
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
-}
+// Provenance: the last columns of every CSV row (JSON holds them in "program" and "run").
+const std::vector<Setting> kProvenance{
+    {"command_line", true, false, Type::text, [](const HeaderInfo& h) { return join(h.command_line, " "); }},
+    {"start_utc", true, false, Type::text, [](const HeaderInfo& h) { return h.start_utc; }},
+    {"build", true, false, Type::text,
+     [](const HeaderInfo& h) {
+       return fmt::format("{}; {}; {}; backends {}", h.build_type, h.compiler, h.kokkos,
+                          join(h.backends, " "));
+     }},
+    {"mpi_library", true, false, Type::text, [](const HeaderInfo& h) { return h.mpi_library; }},
+    {"hosts", true, false, Type::text,
+     [](const HeaderInfo& h) {
+       std::vector<std::string> text;
+       for (const NodeEntry& n : node_map(h.rank_host, h.rank_device)) {
+         text.push_back(fmt::format("{} ranks {} devices {}", n.name, compact(n.ranks), compact(n.devices)));
+       }
+       return join(text, "; ");
+     }},
+    {"environment", true, false, Type::text,
+     [](const HeaderInfo& h) {
+       std::vector<std::string> env;
+       for (const auto& [name, v] : h.environment) env.push_back(name + "=" + v.value_or("(unset)"));
+       return join(env, "; ");
+     }},
+};
 
 }  // namespace
 
-std::string csv_provenance(const HeaderInfo& h) {
-  std::string out = "# halo-bandwidth result (CSV, docs/output.md)\n";
-  out += "# command_line: " + join(h.command_line, " ") + "\n";
-  out += "# start_utc: " + h.start_utc + "\n";
-  out += fmt::format("# build: {}; {}; {}; backends {}\n", h.build_type, h.compiler, h.kokkos,
-                     join(h.backends, " "));
-  out += "# mpi_library: " + h.mpi_library + "\n";
-  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> hosts;
-  std::vector<std::string> order;
-  for (std::size_t r = 0; r < h.rank_host.size(); ++r) {
-    if (!hosts.count(h.rank_host[r])) order.push_back(h.rank_host[r]);
-    auto& [ranks, devices] = hosts[h.rank_host[r]];
-    ranks.push_back(std::to_string(r));
-    devices.push_back(std::to_string(r < h.rank_device.size() ? h.rank_device[r] : -1));
-  }
-  std::vector<std::string> host_text;
-  host_text.reserve(order.size());
-  for (const auto& name : order) {
-    host_text.push_back(fmt::format("{} ranks {} devices {}", name, join(hosts[name].first, " "),
-                                    join(hosts[name].second, " ")));
-  }
-  out += "# hosts: " + join(host_text, "; ") + "\n";
-  std::vector<std::string> env;
-  env.reserve(h.environment.size());
-  for (const auto& [name, v] : h.environment) env.push_back(name + "=" + v.value_or("(unset)"));
-  out += "# environment: " + join(env, "; ") + "\n";
-  return out;
+// A CSV field as RFC 4180 has it: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 const std::vector<Setting>& settings() { return kSettings; }
+const std::vector<Setting>& provenance() { return kProvenance; }
 
 std::string csv_header() {
   std::vector<std::string> names;
@@ -85,6 +92,7 @@ std::string csv_header() {
     if (s.csv) names.emplace_back(s.name);
   }
   for (const Column& c : columns()) names.emplace_back(c.name);
+  for (const Setting& s : kProvenance) names.emplace_back(s.name);
   return join(names, ",") + "\n";
 }
 
@@ -93,9 +101,10 @@ std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups)
   // this run did not measure stay empty.
   std::vector<std::string> fields;
   for (const Setting& s : kSettings) {
-    if (s.csv) fields.push_back(s.value(run));
+    if (s.csv) fields.push_back(csv_field(s.value(run)));
   }
   for (const Column& c : columns()) fields.push_back(in_files(c, groups) ? csv_text(c, c.value(row)) : "");
+  for (const Setting& s : kProvenance) fields.push_back(csv_field(s.value(run)));
   return join(fields, ",") + "\n";
 }
 
@@ -187,7 +196,7 @@ void Sink::begin(const HeaderInfo& run, const Groups& groups) {
   open_ = true;
   switch (format_) {
     case Format::csv:
-      put(csv_provenance(run) + csv_header());
+      put(csv_header());
       break;
     case Format::json:
       put(json_head(run));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 namespace halobw {
 
@@ -15,13 +16,54 @@ std::string format_header(const HeaderInfo& h) {
                      h.nodes, h.grid, h.directions, h.halo, h.iters, h.warmup);
   out += fmt::format("# pack {} self {}\n", h.pack, h.self);
   out += fmt::format("# gpu_aware {} contiguous {}\n", h.gpu_aware, h.contiguous ? 1 : 0);
-  out += "# rank_device";
-  for (std::size_t r = 0; r < h.rank_device.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_device[r]);
-  out += "\n# rank_host";
-  for (std::size_t r = 0; r < h.rank_host.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_host[r]);
-  out += fmt::format("\n# grid_source {} transport {} schedule {}\n", h.grid_source, h.transport, h.schedule);
+  if (h.rank_host.size() <= static_cast<std::size_t>(kRankListLimit)) {
+    out += "# rank_device";
+    for (std::size_t r = 0; r < h.rank_device.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_device[r]);
+    out += "\n# rank_host";
+    for (std::size_t r = 0; r < h.rank_host.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_host[r]);
+    out += "\n";
+  } else {
+    // At scale the header grows with the nodes, not the ranks (JSON keeps the full map).
+    for (const NodeEntry& n : node_map(h.rank_host, h.rank_device)) {
+      out += fmt::format("# node {} ranks {} devices {}\n", n.name, compact(n.ranks), compact(n.devices));
+    }
+  }
+  out += fmt::format("# grid_source {} transport {} schedule {}\n", h.grid_source, h.transport, h.schedule);
   out += fmt::format("# {}\n", kRateDefinition);
   for (const auto& note : h.notes) out += "# " + note + "\n";
+  return out;
+}
+
+std::vector<NodeEntry> node_map(const std::vector<std::string>& rank_host,
+                                const std::vector<int>& rank_device) {
+  std::vector<NodeEntry> nodes;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t r = 0; r < rank_host.size(); ++r) {
+    const auto [it, fresh] = index.emplace(rank_host[r], nodes.size());
+    if (fresh) nodes.push_back({rank_host[r], {}, {}});
+    NodeEntry& n = nodes[it->second];
+    n.ranks.push_back(static_cast<int>(r));
+    n.devices.push_back(r < rank_device.size() ? rank_device[r] : -1);
+  }
+  return nodes;
+}
+
+std::string compact(const std::vector<int>& values) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < values.size()) {
+    std::size_t j = i;
+    std::string item;
+    if (i + 1 < values.size() && values[i + 1] == values[i]) {
+      while (j + 1 < values.size() && values[j + 1] == values[i]) ++j;
+      item = fmt::format("{}*{}", values[i], j - i + 1);
+    } else {
+      while (values[i] >= 0 && j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+      item = j > i ? fmt::format("{}-{}", values[i], values[j]) : std::to_string(values[i]);
+    }
+    out += (out.empty() ? "" : ",") + item;
+    i = j + 1;
+  }
   return out;
 }
 
@@ -37,11 +79,16 @@ std::optional<double> efficiency(const Row& row) {
 Spread spread(std::vector<double> values) {
   Spread s;
   if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
+  std::vector<std::size_t> order(values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
   const std::size_t n = values.size();
-  s.median = n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-  s.min = values.front();
-  s.max = values.back();
+  const auto at = [&](std::size_t k) { return values[order[k]]; };
+  s.median = n % 2 == 1 ? at(n / 2) : 0.5 * (at(n / 2 - 1) + at(n / 2));
+  s.median_index = order[(n - 1) / 2];
+  s.min = at(0);
+  s.max = at(n - 1);
   return s;
 }
 
@@ -50,6 +97,30 @@ double reduce_max(const Comm& comm, double mine) {
   double slowest = 0;
   check_mpi(MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
   return slowest;
+}
+
+Phases reduce_phases(const Comm& comm, const Phases& mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  struct {
+    double sum;
+    int rank;
+  } me{mine.sum(), comm.rank()}, busiest{0, 0};
+  check_mpi(MPI_Allreduce(&me, &busiest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm.get()), "MPI_Allreduce");
+  std::array<double, 5> v{mine.pack, mine.mpi, mine.stage, mine.unpack, mine.xfer};
+  check_mpi(MPI_Bcast(v.data(), 5, MPI_DOUBLE, busiest.rank, comm.get()), "MPI_Bcast");
+  return {v[0], v[1], v[2], v[3], mine.xfer};
+}
+
+HugeFigures reduce_huge(const Comm& comm, std::uint64_t field_bytes, std::uint64_t huge_bytes) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const std::array<double, 2> mine{static_cast<double>(field_bytes) / kMiB,
+                                   static_cast<double>(huge_bytes) / kMiB};
+  std::array<double, 2> lo{};
+  std::array<double, 2> hi{};
+  check_mpi(MPI_Allreduce(mine.data(), lo.data(), 2, MPI_DOUBLE, MPI_MIN, comm.get()), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(mine.data(), hi.data(), 2, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
+  return {lo[0], hi[0], lo[1], hi[1]};
 }
 
 Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine) {
@@ -63,6 +134,7 @@ Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine) {
             "MPI_Allreduce");
   const Spread s = spread(slowest);
   row.seconds = s.median;
+  row.median_block = static_cast<int>(s.median_index);
   if (slowest.size() > 1) {
     row.min_seconds = s.min;
     row.max_seconds = s.max;

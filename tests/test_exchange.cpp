@@ -39,7 +39,7 @@ struct Rig {
   Exchanger<Exec, Mem, T> ex;
   Exec exec;
   Rig(const Comm& comm, const RankPlan& plan, const ExchangeSetup& setup)
-      : fields(plan.padded, plan.fields),
+      : fields(plan.padded, plan.fields, setup.host_placement),
         ex(comm, plan, make_message_table(plan, setup.self), fields.views(), setup) {}
   CheckOutcome fill_exchange_verify(int exchanges = 1) {
     fill_fields(exec, ex.fields(), ex.plan());
@@ -62,11 +62,13 @@ void for_transport(Transport t, F&& f) {
   }
 }
 
-ExchangeSetup setup_of(SelfMode self, Schedule schedule, bool breakdown = false) {
+ExchangeSetup setup_of(SelfMode self, Schedule schedule, bool breakdown = false,
+                       Placement host = Placement::standard) {
   ExchangeSetup s;
   s.self = self;
   s.schedule = schedule;
   s.breakdown = breakdown;
+  s.host_placement = host;
   return s;
 }
 
@@ -235,28 +237,38 @@ TEST(Clock, CallsWarmupPlusIters) {
   EXPECT_EQ(calls, 2 + 3 * 4);  // one warm-up, three blocks
 }
 
-// The --breakdown phases, run one after another, make a complete exchange:
-// what they time is what the exchange does.
-TEST(Exchange, BreakdownPhasesComposeToAnExchange) {
+// --breakdown times the phases inside the exchange: with a phase clock the
+// exchange is still right, the phases are non-negative, a transport's
+// missing stages stay 0, and together they take no longer than the exchanges.
+TEST(Exchange, PhaseClockInsideTheExchange) {
   const Comm comm(MPI_COMM_WORLD);
   const ProcGrid grid = auto_grid(comm.size());
-  for (Transport t : {Transport::direct, Transport::staged}) {
-    for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
+  for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
+    for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {
       const RankPlan plan = make_rank_plan(grid, cube(10, 2, {true, true, true}), comm.rank());
       CheckOutcome out;
+      PhaseClock clock;
+      double elapsed = 0;
       for_transport(t, [&](auto policy) {
-        Rig<decltype(policy)> rig(comm, plan, setup_of(self, Schedule::pipelined, true));
+        Rig<decltype(policy)> rig(comm, plan, setup_of(SelfMode::copy, sched, true));
         fill_fields(rig.exec, rig.ex.fields(), rig.ex.plan());
-        rig.ex.pack_phase(rig.exec);
-        rig.ex.stage_phase(rig.exec);  // out and back: the receive buffer is filled by transfer() next
-        rig.ex.transfer();
-        rig.ex.stage_phase(rig.exec);
-        rig.ex.unpack_phase(rig.exec);
+        const double t0 = MPI_Wtime();
+        clock.restart();
+        for (int i = 0; i < 3; ++i) rig.ex.exchange(rig.exec, clock);
+        elapsed = MPI_Wtime() - t0;
         out = verify_fields(rig.ex.fields(), rig.ex.plan());
       });
-      const Status v =
-          agree(comm, out.failure ? fail(*out.failure + " transport " + to_string(t)) : Status{});
+      const std::string where = to_string(t) + " " + to_string(sched);
+      const Status v = agree(comm, out.failure ? fail(*out.failure + " " + where) : Status{});
       EXPECT_FALSE(v) << v->message;
+      double sum = 0;
+      for (double p : clock.sums()) {
+        EXPECT_GE(p, 0.0) << where;
+        sum += p;
+      }
+      EXPECT_LE(sum, elapsed + 1e-9) << where;
+      if (t == Transport::datatype) EXPECT_EQ(clock.sums()[static_cast<int>(Phase::pack)], 0.0) << where;
+      if (t != Transport::staged) EXPECT_EQ(clock.sums()[static_cast<int>(Phase::stage)], 0.0) << where;
     }
   }
   // The datatype transport with breakdown buffers still exchanges correctly, and
@@ -295,26 +307,35 @@ TEST(Reduce, RepeatsGiveMedianMinMaxOfTheSlowestRank) {
 TEST(Memory, PreflightCountsWhatIsAllocated) {
   const Comm comm(MPI_COMM_WORLD);
   const ProcGrid grid = auto_grid(comm.size());
-  for (const int fields : {1, 3}) {
-    for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
-      for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
-        for (bool extra : {false, true}) {
-          const RankPlan plan = make_rank_plan(grid, cube(12, 2, {true, true, true}, fields), comm.rank());
-          MemoryUse use;
-          use.transport = t;
-          use.breakdown = use.limit = extra;
-          const MemoryNeed need = memory_need(plan, make_message_table(plan, self), use);
-          const std::size_t before = allocated_bytes();
-          std::size_t held = 0;
-          for_transport(t, [&](auto policy) {
-            Rig<decltype(policy)> rig(comm, plan, setup_of(self, Schedule::pipelined, extra));
-            std::unique_ptr<CopyLimit<Exec, Mem>> copy;
-            if (extra) copy = std::make_unique<CopyLimit<Exec, Mem>>(plan.remote_bytes);
-            held = allocated_bytes() - before;
-          });
-          EXPECT_EQ(held, need.total()) << "fields " << fields << " transport " << to_string(t) << " self "
-                                        << to_string(self) << " breakdown/limit " << extra;
-          EXPECT_EQ(allocated_bytes(), before);  // all given back
+  // N = 12 keeps every allocation below the huge-page threshold; N = 100 puts
+  // the fields (and, on 1 rank, the self-sent buffers) above it.
+  for (const std::int64_t n : {12, 100}) {
+    for (const Placement host : {Placement::standard, host_placement(true)}) {
+      for (const int fields : {1, 3}) {
+        for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
+          for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
+            for (bool extra : {false, true}) {
+              const RankPlan plan = make_rank_plan(grid, cube(n, 2, {true, true, true}, fields), comm.rank());
+              MemoryUse use;
+              use.transport = t;
+              use.breakdown = use.limit = extra;
+              use.host = host;
+              const MemoryNeed need = memory_need(plan, make_message_table(plan, self), use);
+              const std::size_t before = allocated_bytes();
+              std::size_t held = 0;
+              for_transport(t, [&](auto policy) {
+                Rig<decltype(policy)> rig(comm, plan, setup_of(self, Schedule::pipelined, extra, host));
+                std::unique_ptr<CopyLimit<Exec, Mem>> copy;
+                if (extra) copy = std::make_unique<CopyLimit<Exec, Mem>>(plan.remote_bytes, host);
+                held = allocated_bytes() - before;
+              });
+              EXPECT_EQ(held, need.total())
+                  << "N " << n << " fields " << fields << " transport " << to_string(t) << " self "
+                  << to_string(self) << " breakdown/limit " << extra << " huge "
+                  << (host == Placement::huge_pages);
+              EXPECT_EQ(allocated_bytes(), before);  // all given back
+            }
+          }
         }
       }
     }

@@ -8,15 +8,12 @@
 #include <atomic>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <utility>
 
-namespace halobw {
+#include "halobw/placement.hpp"
 
-// Where in its memory an allocation goes.
-enum class Placement {
-  standard,  // the memory space's own allocator
-  pinned,    // host memory a device copies from and to directly (staging); plain host memory without a device
-};
+namespace halobw {
 
 // Host memory for staging: pinned where the Kokkos version offers it.
 template <class MemSpace>
@@ -53,7 +50,7 @@ struct StagingSpace<Kokkos::Experimental::HIPSpace> {
 // Owned bytes; move-only.
 class Allocation {
  public:
-  using Free = void (*)(void*);
+  using Free = void (*)(void*, std::size_t);
   Allocation() = default;
   Allocation(void* ptr, std::size_t bytes, Free free) : ptr_(ptr), bytes_(bytes), free_(free) {
     allocated_bytes() += bytes_;
@@ -79,7 +76,7 @@ class Allocation {
  private:
   void reset() {
     if (ptr_ != nullptr && free_ != nullptr) {
-      free_(ptr_);
+      free_(ptr_, bytes_);
       allocated_bytes() -= bytes_;
     }
     ptr_ = nullptr;
@@ -95,16 +92,38 @@ template <class Space>
 Allocation kokkos_allocation(std::size_t bytes, const std::string& label) {
   if (bytes == 0) return {};
   return Allocation(Kokkos::kokkos_malloc<Space>(label, bytes), bytes,
-                    [](void* p) { Kokkos::kokkos_free<Space>(p); });
+                    [](void* p, std::size_t /*bytes*/) { Kokkos::kokkos_free<Space>(p); });
 }
 }  // namespace detail
 
+template <class MemSpace>
+constexpr bool is_host_memory = std::is_same<MemSpace, Kokkos::HostSpace>::value;
+
+// The placement of memory in MemSpace under the run's host placement: huge
+// pages apply to host memory only; a device's memory stays standard.
+template <class MemSpace>
+constexpr Placement buffer_placement(Placement host) {
+  return is_host_memory<MemSpace> ? host : Placement::standard;
+}
+// Staging buffers: pinned for a device; on the host they are host buffers like any other.
+template <class MemSpace>
+constexpr Placement staging_placement(Placement host) {
+  return is_host_memory<MemSpace> ? host : Placement::pinned;
+}
+
 // `bytes` in MemSpace (or, pinned, in the host memory that serves MemSpace's
-// staging), uninitialised. Throws on failure, as Kokkos does.
+// staging), uninitialised. Huge pages apply to host memory of at least
+// kHugeThreshold where the kernel has them; otherwise the allocation is
+// standard. Throws on failure, as Kokkos does.
 template <class MemSpace>
 Allocation allocate(std::size_t bytes, Placement placement, const std::string& label) {
   if (placement == Placement::pinned) {
     return detail::kokkos_allocation<typename StagingSpace<MemSpace>::type>(bytes, label);
+  }
+  if (is_host_memory<MemSpace> && placement == Placement::huge_pages && bytes >= kHugeThreshold &&
+      huge_pages_available()) {
+    const std::size_t held = placed_bytes(bytes, placement);
+    return Allocation(huge_alloc(held), held, huge_free);
   }
   return detail::kokkos_allocation<MemSpace>(bytes, label);
 }

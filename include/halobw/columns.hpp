@@ -19,6 +19,7 @@ enum class Group {
   spread,     // Min_us Max_us: --repeats > 1
   breakdown,  // --breakdown
   limit,      // --limit
+  hugepages,  // --hugepages on, host memory: in files only (the table has a note line per row)
 };
 [[nodiscard]] const char* group_name(Group g);
 
@@ -59,6 +60,7 @@ struct Column {
   int decimals;      // fixed decimals in the table and CSV, or kWhole
   Group group;
   bool na_allowed;      // may be n/a (JSON null)
+  bool in_table;        // shown by the table (else in files only)
   const char* meaning;  // one line, as docs/output.md says it
   Cell (*value)(const Row&);
 };

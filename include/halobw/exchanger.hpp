@@ -11,6 +11,11 @@
 //   finish: wait; stage back and unpack (each message as it lands where the
 //           method can tell, else all after the wait); fence.
 // Between the two, the caller may run work of its own (--overlap).
+//
+// Both take a phase clock (clock.hpp): NoPhases on the plain timed path,
+// PhaseClock for --breakdown, which books the time between stages to Pack,
+// Mpi (posting, waiting, MPI's own copies), Stage and Unpack (self copies
+// included) inside the very exchanges that are timed.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -23,6 +28,8 @@
 #include <vector>
 
 #include "halobw/allocation.hpp"
+#include "halobw/clock.hpp"
+#include "halobw/copy_plan.hpp"
 #include "halobw/kernels.hpp"
 #include "halobw/messages.hpp"
 #include "halobw/method.hpp"
@@ -52,9 +59,10 @@ struct StagedTransport {
 struct ExchangeSetup {
   SelfMode self = SelfMode::copy;
   Schedule schedule = Schedule::pipelined;
-  bool breakdown = false;           // packed buffers and a method for transfer(), on every transport
-  Watchdog* watchdog = nullptr;     // guards every wait; null: none
-  MethodFactory method = make_p2p;  // builds the MPI method over the wires
+  bool breakdown = false;  // packed buffers and a method for transfer(), on every transport
+  Placement host_placement = Placement::standard;  // of buffers in host memory (huge pages or not)
+  Watchdog* watchdog = nullptr;                    // guards every wait; null: none
+  MethodFactory method = make_p2p;                 // builds the MPI method over the wires
 };
 
 template <class ExecSpace, class MemSpace, class TransportPolicy>
@@ -75,12 +83,17 @@ class Exchanger {
         fields_(std::move(fields)),
         setup_(setup) {
     const BufferSizes sizes = buffer_sizes(table_, TransportPolicy::kind, setup_.breakdown);
-    send_ = allocate_values<MemSpace>(sizes.packed, Placement::standard, "halobw::send");
-    recv_ = allocate_values<MemSpace>(sizes.packed, Placement::standard, "halobw::recv");
-    send_host_ =
-        allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, Placement::pinned, "halobw::send_host");
-    recv_host_ =
-        allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, Placement::pinned, "halobw::recv_host");
+    const Placement packed = buffer_placement<MemSpace>(setup_.host_placement);
+    const Placement staging = staging_placement<MemSpace>(setup_.host_placement);
+    send_ = allocate_values<MemSpace>(sizes.packed, packed, "halobw::send");
+    recv_ = allocate_values<MemSpace>(sizes.packed, packed, "halobw::recv");
+    send_host_ = allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, staging, "halobw::send_host");
+    recv_host_ = allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, staging, "halobw::recv_host");
+    CopyTargets to;
+    for (const Field& f : fields_) to.fields.push_back(f.data());
+    to.send = send_.view.data();
+    to.recv = recv_.view.data();
+    copies_ = make_copy_plan<ExecSpace, MemSpace>(plan_, table_, to, kPacks);
     if constexpr (!kPacks) make_datatypes();
     method_ = setup_.method(comm_, wires(kPacks), setup_.watchdog);
     if (sizes.packed > 0 && setup_.breakdown) xfer_ = setup_.method(comm_, wires(true), setup_.watchdog);
@@ -94,87 +107,93 @@ class Exchanger {
   [[nodiscard]] const MessageTable& table() const { return table_; }
   [[nodiscard]] const std::vector<Field>& fields() const { return fields_; }
 
-  void start(const ExecSpace& exec) {
+  template <class Clock = NoPhases>
+  void start(const ExecSpace& exec, Clock&& clock = Clock()) {
     method_->post_receives();
+    clock.mark(Phase::mpi, exec);
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::bulk) {
-        pack_all(exec);
+        copies_.pack_all.run(exec, "halobw::pack");
         exec.fence();
-        stage_out(exec);
+        clock.mark(Phase::pack, exec);
+        if constexpr (kStages) {
+          stage_out(exec);
+          clock.mark(Phase::stage, exec);
+        }
         method_->send_all();
       } else {
         for (std::size_t m = 0; m < table_.messages.size(); ++m) {
-          pack(exec, table_.messages[m]);
+          copies_.pack[m].run(exec, "halobw::pack");
           exec.fence();
+          clock.mark(Phase::pack, exec);
           if constexpr (kStages) {
             Kokkos::deep_copy(exec, slice(send_host_.view, table_.messages[m]),
                               slice(send_.view, table_.messages[m]));
             exec.fence();
+            clock.mark(Phase::stage, exec);
           }
           method_->send(m);
+          clock.mark(Phase::mpi, exec);
         }
       }
     } else {
       method_->send_all();
     }
-    copy_self(exec);
+    clock.mark(Phase::mpi, exec);
+    copies_.self.run(exec, "halobw::self_copy");
+    clock.mark(Phase::unpack, exec);
   }
 
-  void finish(const ExecSpace& exec) {
+  template <class Clock = NoPhases>
+  void finish(const ExecSpace& exec, Clock&& clock = Clock()) {
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
         for (int m = method_->wait_any(); m >= 0; m = method_->wait_any()) {
+          clock.mark(Phase::mpi, exec);
           const Message& msg = table_.messages[static_cast<std::size_t>(m)];
-          if constexpr (kStages) Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg));
-          unpack(exec, msg);
+          if constexpr (kStages) {
+            Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg));
+            clock.mark(Phase::stage, exec);
+          }
+          copies_.unpack[static_cast<std::size_t>(m)].run(exec, "halobw::unpack");
+          clock.mark(Phase::unpack, exec);
         }
         method_->wait_all();  // the sends
+        clock.mark(Phase::mpi, exec);
       } else {
         method_->wait_all();
-        stage_in(exec);
-        unpack_all(exec);
+        clock.mark(Phase::mpi, exec);
+        if constexpr (kStages) {
+          stage_in(exec);
+          clock.mark(Phase::stage, exec);
+        }
+        copies_.unpack_all.run(exec, "halobw::unpack");
       }
     } else {
       method_->wait_all();
+      clock.mark(Phase::mpi, exec);
     }
     exec.fence();
+    clock.mark(Phase::unpack, exec);
   }
 
   // One complete exchange; every ghost cell of the exchanged pieces is filled on return.
-  void exchange(const ExecSpace& exec) {
-    start(exec);
-    finish(exec);
+  template <class Clock = NoPhases>
+  void exchange(const ExecSpace& exec, Clock&& clock = Clock()) {
+    start(exec, clock);
+    finish(exec, clock);
   }
 
-  // --- The phases, each timed alone by --breakdown; each complete (fenced) on return. ---
-
-  // Packs every message into the contiguous send buffer (nothing on the datatype transport).
-  void pack_phase(const ExecSpace& exec) {
-    if constexpr (kPacks) {
-      pack_all(exec);
-      exec.fence();
-    }
-  }
-  // The two host copies of the staged transport (nothing otherwise).
-  void stage_phase(const ExecSpace& exec) {
-    stage_out(exec);
-    stage_in(exec);
-    exec.fence();
-  }
-  // MPI alone on packed contiguous buffers of the same sizes and pattern:
-  // receives first, then sends, wait. Needs a packing transport or --breakdown.
+  // --breakdown's reference, not a phase: MPI alone on packed contiguous
+  // buffers of the same sizes and pattern, with the same method: receives
+  // first, then sends, wait. Needs a packing transport or --breakdown.
   void transfer() {
-    if (!setup_.breakdown && !kPacks) throw std::logic_error("transfer() on the datatype transport needs --breakdown's buffers");
+    if (!setup_.breakdown && !kPacks)
+      throw std::logic_error("transfer() on the datatype transport needs --breakdown's buffers");
     Method& m = xfer_ ? *xfer_ : *method_;
     m.post_receives();
     m.send_all();
     m.wait_all();
-  }
-  // Unpacks every received message and copies the self pieces.
-  void unpack_phase(const ExecSpace& exec) {
-    if constexpr (kPacks) unpack_all(exec);
-    copy_self(exec);
-    exec.fence();
   }
 
  private:
@@ -261,29 +280,6 @@ class Exchanger {
     return Datatype(t);
   }
 
-  void pack(const ExecSpace& exec, const Message& msg) {
-    const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
-    for (int f = 0; f < msg.fields; ++f) {
-      copy_box(exec, buffer_box(send_.view, msg, f, piece.send_box),
-               field_box(msg.first_field + f, piece.send_box), piece.send_box.extents(), "halobw::pack");
-    }
-  }
-
-  void unpack(const ExecSpace& exec, const Message& msg) {
-    const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
-    for (int f = 0; f < msg.fields; ++f) {
-      copy_box(exec, field_box(msg.first_field + f, piece.recv_box),
-               buffer_box(recv_.view, msg, f, piece.recv_box), piece.recv_box.extents(), "halobw::unpack");
-    }
-  }
-
-  void pack_all(const ExecSpace& exec) {
-    for (const Message& msg : table_.messages) pack(exec, msg);
-  }
-  void unpack_all(const ExecSpace& exec) {
-    for (const Message& msg : table_.messages) unpack(exec, msg);
-  }
-
   void stage_out(const ExecSpace& exec) {
     if constexpr (kStages) {
       Kokkos::deep_copy(exec, send_host_.view, send_.view);
@@ -292,17 +288,6 @@ class Exchanger {
   }
   void stage_in(const ExecSpace& exec) {
     if constexpr (kStages) Kokkos::deep_copy(exec, recv_.view, recv_host_.view);
-  }
-
-  // Self pieces by local copy: owned cells into the opposite ghost cells, every field.
-  void copy_self(const ExecSpace& exec) {
-    for (const int p : table_.copies) {
-      const Piece& piece = plan_.pieces[static_cast<std::size_t>(p)];
-      for (int f = 0; f < plan_.fields; ++f) {
-        copy_box(exec, field_box(f, piece.recv_box), field_box(f, piece.send_box), piece.send_box.extents(),
-                 "halobw::self_copy");
-      }
-    }
   }
 
   // Where MPI reads and writes contiguous messages: the host copies on the
@@ -317,19 +302,6 @@ class Exchanger {
     return Kokkos::subview(v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + m.count));
   }
 
-  StridedBox field_box(int field, const Box& b) const {
-    const std::int64_t px = plan_.padded[0];
-    const std::int64_t py = plan_.padded[1];
-    return {fields_[static_cast<std::size_t>(field)].data() + b.lo[0] + px * (b.lo[1] + py * b.lo[2]), px,
-            px * py};
-  }
-
-  // Field f of message `msg` in a packed buffer: the fields one after another.
-  static StridedBox buffer_box(const Buffer& buf, const Message& msg, int f, const Box& b) {
-    return {buf.data() + msg.offset + static_cast<std::size_t>(f) * static_cast<std::size_t>(b.cells()),
-            b.extent(0), b.extent(0) * b.extent(1)};
-  }
-
   MPI_Comm comm_;
   RankPlan plan_;
   MessageTable table_;
@@ -341,6 +313,7 @@ class Exchanger {
   OwnedValues<Kokkos::HostSpace> recv_host_;
   std::vector<Datatype> owned_types_;
   std::vector<Typed> types_;
+  CopyPlan<ExecSpace, MemSpace> copies_;
   std::unique_ptr<Method> method_;
   std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() on the datatype transport
 };

@@ -1,11 +1,13 @@
-// The data-moving kernels: one strided-box copy serves pack (field -> buffer),
-// unpack (buffer -> field) and the self copy (field -> field), plus the fill
-// that --check uses. Templated on the Kokkos execution space.
+// The data-moving kernels: lists of strided-box copies serve pack (field ->
+// buffer), unpack (buffer -> field) and the self copy (field -> field), plus
+// the fill that --check uses. Templated on the Kokkos execution space.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <vector>
 
 #include "halobw/box.hpp"
 
@@ -26,28 +28,69 @@ struct StridedBox {
   std::int64_t sz = 0;
 };
 
-// Index mapping, chosen per kind of execution space:
-// - Device (CellCopy): one thread per cell, the flat index t running x
-//   fastest. Threads t and t+1 touch neighbouring addresses in both the field
-//   and the buffer wherever the face allows: a whole x-run for z and y faces,
-//   and the h layers of an x face, which are the only contiguous cells that
-//   face has.
-// - Host (RowCopy): one work item per x-run (a row of ex cells) copied with
-//   memcpy, or, for the short rows of an x face, one work item per plane
-//   walking its rows with no division at all. Host-only code, so it carries
-//   no KOKKOS_FUNCTION mark.
-struct CellCopy {
+// One copy of a box of cells from src to dst, both strided. Pack (field ->
+// buffer), unpack (buffer -> field) and the self copy (field -> field) are
+// all lists of these.
+struct CopyJob {
   StridedBox dst;
   StridedBox src;
-  std::int64_t ex;
-  std::int64_t ey;
+  std::uint32_t ex = 0;  // cells along x, y, z
+  std::uint32_t ey = 0;
+  std::uint32_t ez = 0;
+  std::uint32_t cells =
+      0;                   // ex * ey * ez, below 2^32 (one message of one field holds at most INT_MAX values)
+  std::int64_t first = 0;  // the launch's index of the job's first cell
+};
+
+// A cell's coordinates within its job from its index c, x fastest, in 32-bit
+// arithmetic: two 32-bit divisions instead of two 64-bit ones.
+struct Cell3 {
+  std::uint32_t i;
+  std::uint32_t j;
+  std::uint32_t k;
+};
+KOKKOS_INLINE_FUNCTION Cell3 cell_of(std::uint32_t c, std::uint32_t ex, std::uint32_t ey) {
+  const std::uint32_t r = c / ex;
+  const std::uint32_t k = r / ey;
+  return {c - r * ex, r - k * ey, k};
+}
+
+// Index mapping, chosen per kind of execution space:
+// - Device (FusedCopy): one thread per cell of every job of one launch, so a
+//   list of 26 pieces times K fields is one kernel, not 26·K. Thread t finds
+//   its job by a binary search of the jobs' first cells, then its cell with
+//   cell_of. Threads t and t+1 touch neighbouring addresses in both the field
+//   and the buffer wherever the box allows: a whole x-run for z and y faces,
+//   and the h layers of an x face, which are the only contiguous cells that
+//   face has.
+// - Host (RowCopy): per job, one work item per x-run (a row of ex cells)
+//   copied with memcpy, or, for the short rows of an x face, one work item
+//   per plane walking its rows with no division at all. Host-only code, so it
+//   carries no KOKKOS_FUNCTION mark.
+template <class Jobs>
+struct FusedCopy {
+  Jobs jobs;  // a View of CopyJob, in memory the execution space reads
+  int count;
+
+  KOKKOS_INLINE_FUNCTION int job_of(const std::int64_t t) const {
+    int lo = 0;
+    int hi = count - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (jobs(mid).first <= t) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
-    const std::int64_t i = t % ex;
-    const std::int64_t r = t / ex;
-    const std::int64_t j = r % ey;
-    const std::int64_t k = r / ey;
-    dst.ptr[i + j * dst.sy + k * dst.sz] = src.ptr[i + j * src.sy + k * src.sz];
+    const CopyJob& job = jobs(job_of(t));
+    const Cell3 c = cell_of(static_cast<std::uint32_t>(t - job.first), job.ex, job.ey);
+    job.dst.ptr[c.i + c.j * job.dst.sy + c.k * job.dst.sz] =
+        job.src.ptr[c.i + c.j * job.src.sy + c.k * job.src.sz];
   }
 };
 
@@ -75,25 +118,72 @@ struct RowCopy {
   static constexpr std::int64_t kShortRow = 8;  // below this a memcpy call costs more than it copies
 };
 
-template <class ExecSpace>
-void copy_box(const ExecSpace& exec, const StridedBox& dst, const StridedBox& src, const Index3& extent,
-              const char* label) {
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  if constexpr (runs_on_host<ExecSpace>) {
-    const RowCopy rows{dst, src, extent[0], extent[1]};
-    if (extent[0] < RowCopy::kShortRow) {
-      Kokkos::parallel_for(
-          label,
-          Kokkos::RangePolicy<ExecSpace, PlaneTag, Kokkos::IndexType<std::int64_t>>(exec, 0, extent[2]),
-          rows);
-    } else {
-      Kokkos::parallel_for(label, Policy(exec, 0, extent[1] * extent[2]), rows);
-    }
-  } else {
-    Kokkos::parallel_for(label, Policy(exec, 0, extent[0] * extent[1] * extent[2]),
-                         CellCopy{dst, src, extent[0], extent[1]});
+// A list of copies fixed at set-up, run as one unit: on a device one fused
+// launch, on the host one row-wise loop per job.
+template <class ExecSpace, class MemSpace>
+class CopyList {
+ public:
+  using Jobs = Kokkos::View<CopyJob*, MemSpace>;
+
+  // A copy of the box of `extent` cells; throws if one box is too large for 32-bit indices.
+  void add(const StridedBox& dst, const StridedBox& src, const Index3& extent) {
+    if (extent[0] <= 0 || extent[1] <= 0 || extent[2] <= 0) return;
+    const std::int64_t cells = extent[0] * extent[1] * extent[2];
+    if (cells >= (std::int64_t{1} << 32))
+      throw std::length_error("a box of more than 2^32 cells in one copy");
+    CopyJob j;
+    j.dst = dst;
+    j.src = src;
+    j.ex = static_cast<std::uint32_t>(extent[0]);
+    j.ey = static_cast<std::uint32_t>(extent[1]);
+    j.ez = static_cast<std::uint32_t>(extent[2]);
+    j.cells = static_cast<std::uint32_t>(cells);
+    j.first = total_;
+    total_ += cells;
+    host_.push_back(j);
   }
-}
+
+  // Copies the job table to where the execution space reads it.
+  void commit() {
+    if constexpr (!runs_on_host<ExecSpace>) {
+      jobs_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::copy_jobs"), host_.size());
+      const auto mirror = Kokkos::create_mirror_view(jobs_);
+      for (std::size_t n = 0; n < host_.size(); ++n) mirror(n) = host_[n];
+      Kokkos::deep_copy(jobs_, mirror);
+    }
+  }
+
+  void run(const ExecSpace& exec, const char* label) const {
+    if (host_.empty()) return;
+    if constexpr (runs_on_host<ExecSpace>) {
+      for (const CopyJob& j : host_) {
+        const RowCopy rows{j.dst, j.src, j.ex, j.ey};
+        if (j.ex < RowCopy::kShortRow) {
+          Kokkos::parallel_for(
+              label, Kokkos::RangePolicy<ExecSpace, PlaneTag, Kokkos::IndexType<std::int64_t>>(exec, 0, j.ez),
+              rows);
+        } else {
+          Kokkos::parallel_for(label,
+                               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                   exec, 0, std::int64_t{j.ey} * std::int64_t{j.ez}),
+                               rows);
+        }
+      }
+    } else {
+      Kokkos::parallel_for(label,
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, total_),
+                           FusedCopy<Jobs>{jobs_, static_cast<int>(host_.size())});
+    }
+  }
+
+  [[nodiscard]] const std::vector<CopyJob>& jobs() const { return host_; }
+  [[nodiscard]] std::int64_t cells() const { return total_; }
+
+ private:
+  std::vector<CopyJob> host_;
+  Jobs jobs_;
+  std::int64_t total_ = 0;
+};
 
 // The value --check expects in field f of K at global cell (gx, gy, gz) of a
 // box of G cells: distinct for every cell and field, and exact in a double

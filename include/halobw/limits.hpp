@@ -15,11 +15,11 @@ template <class ExecSpace, class MemSpace>
 class CopyLimit {
  public:
   // A copy of `remote_bytes`, this rank's Send_B.
-  explicit CopyLimit(std::uint64_t remote_bytes)
-      : src_(allocate_values<MemSpace>(copy_limit_bytes(remote_bytes) / sizeof(double), Placement::standard,
-                                       "halobw::limit_src")),
-        dst_(allocate_values<MemSpace>(copy_limit_bytes(remote_bytes) / sizeof(double), Placement::standard,
-                                       "halobw::limit_dst")) {
+  CopyLimit(std::uint64_t remote_bytes, Placement host)
+      : src_(allocate_values<MemSpace>(copy_limit_bytes(remote_bytes) / sizeof(double),
+                                       buffer_placement<MemSpace>(host), "halobw::limit_src")),
+        dst_(allocate_values<MemSpace>(copy_limit_bytes(remote_bytes) / sizeof(double),
+                                       buffer_placement<MemSpace>(host), "halobw::limit_dst")) {
     Kokkos::deep_copy(src_.view, 1.0);
     Kokkos::fence();
   }

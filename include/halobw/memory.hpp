@@ -9,6 +9,7 @@
 
 #include "halobw/messages.hpp"
 #include "halobw/pieces.hpp"
+#include "halobw/placement.hpp"
 #include "halobw/settings.hpp"
 
 namespace halobw {
@@ -24,8 +25,9 @@ struct MemoryUse {
   bool breakdown = false;
   bool limit = false;
   bool check = false;
-  bool device = false;         // the field lives on a GPU
-  std::uint64_t send_max = 0;  // the busiest sender's remote bytes (peer buffers)
+  bool device = false;                   // the field lives on a GPU
+  std::uint64_t send_max = 0;            // the busiest sender's remote bytes (peer buffers)
+  Placement host = Placement::standard;  // of host memory: huge pages round allocations up
 };
 
 struct MemoryNeed {

@@ -33,6 +33,7 @@ struct Options {
   Schedule schedule = Schedule::pipelined;  // packing transports
   GpuAwareMode gpu_aware = GpuAwareMode::automatic;
   std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
+  Toggle hugepages = Toggle::on;          // host memory 2 MiB aligned and advised to huge pages
 
   // Measurement: the clock and what is measured besides the exchange.
   int iters = 50;

@@ -28,11 +28,12 @@ struct Setting {
   std::string (*value)(const HeaderInfo&);
 };
 [[nodiscard]] const std::vector<Setting>& settings();
+// The provenance: the last CSV columns, the same on every row of a run.
+[[nodiscard]] const std::vector<Setting>& provenance();
 
-// The CSV header row and one row; every column always present, empty where not measured.
-// Before the header, '#' lines carry the provenance that does not fit a column
-// (command line, start time, build, MPI library, hosts, environment).
-[[nodiscard]] std::string csv_provenance(const HeaderInfo& run);
+// The CSV header row and one row: the settings, every column (empty where not
+// measured), then the provenance; fields quoted as RFC 4180 has it where they
+// hold a comma or a quote. No comment lines: any CSV reader opens it.
 [[nodiscard]] std::string csv_header();
 [[nodiscard]] std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups);
 // The JSON document's head (everything before the rows), one row, and the tail.

@@ -52,15 +52,44 @@ struct HeaderInfo {
   int repeats = 1;
   std::vector<std::pair<std::string, std::optional<std::string>>> environment;
   std::vector<std::pair<std::string, std::string>> limits;  // column and what it measures
+  std::string hugepages = "off";                            // --hugepages
 };
+
+// The ranks of one node, and the device each uses, in rank order.
+struct NodeEntry {
+  std::string name;
+  std::vector<int> ranks;
+  std::vector<int> devices;
+};
+// One entry per host name, in the order of their first rank.
+[[nodiscard]] std::vector<NodeEntry> node_map(const std::vector<std::string>& rank_host,
+                                              const std::vector<int>& rank_device);
+// "0-63", "0-3,0-3", "-1*64", "0,2,5": runs of consecutive values as ranges, of equal values as v*n.
+[[nodiscard]] std::string compact(const std::vector<int>& values);
+// Up to this many ranks the header lists every rank (the seed's form); above, one line per node.
+constexpr int kRankListLimit = 64;
 
 [[nodiscard]] std::string format_header(const HeaderInfo& h);
 
+// --breakdown: the phases of the timed exchanges (seconds per exchange, of the
+// busiest rank of the median block: they add up to its time in the loop),
+// and the isolated MPI transfer, a reference.
 struct Phases {
-  double pack = 0;  // seconds per exchange, slowest rank
-  double xfer = 0;
+  double pack = 0;
+  double mpi = 0;
   double stage = 0;
   double unpack = 0;
+  double xfer = 0;  // reference, timed on its own
+  [[nodiscard]] double sum() const { return pack + mpi + stage + unpack; }
+};
+
+// How much of the fields the kernel backs with huge pages (--hugepages on,
+// host memory): MiB per rank, the least and the most over the ranks.
+struct HugeFigures {
+  double field_min = 0;
+  double field_max = 0;
+  double huge_min = 0;
+  double huge_max = 0;
 };
 
 // One size, reduced over the ranks.
@@ -73,6 +102,8 @@ struct Row {
   std::optional<double> min_seconds;  // fastest and slowest block, --repeats > 1
   std::optional<double> max_seconds;
   std::optional<Phases> phases;     // --breakdown
+  std::optional<HugeFigures> huge;  // --hugepages on, host memory
+  int median_block = 0;             // the block whose time is Time_us (the lower middle one of an even count)
   std::optional<double> copy_gbps;  // --limit
   std::optional<double> peer_gbps;  // --limit, where it can be measured
 };
@@ -93,12 +124,17 @@ struct RankFigures {
 [[nodiscard]] Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine);
 // The slowest rank's value. Collective.
 [[nodiscard]] double reduce_max(const Comm& comm, double mine);
+// The phases of the rank whose phases add up to the most. Collective.
+[[nodiscard]] Phases reduce_phases(const Comm& comm, const Phases& mine);
+// This rank's fields and their huge-page bytes, as MiB over the ranks. Collective.
+[[nodiscard]] HugeFigures reduce_huge(const Comm& comm, std::uint64_t field_bytes, std::uint64_t huge_bytes);
 
 // Median (mean of the middle two for an even count), min and max; pure.
 struct Spread {
   double median = 0;
   double min = 0;
   double max = 0;
+  std::size_t median_index = 0;  // of the value at (or just below) the median
 };
 [[nodiscard]] Spread spread(std::vector<double> values);
 

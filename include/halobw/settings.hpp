@@ -20,6 +20,8 @@ enum class GpuAwareMode { automatic, on, off };
 enum class GridSource { automatic, flag, environment };
 enum class Format { table, csv, json };
 
+enum class Toggle { off, on };
+
 // When packed faces are sent and unpacked (packing transports only).
 enum class Schedule {
   bulk,       // pack every face, send all, wait for all, unpack every face
@@ -70,6 +72,11 @@ template <>
 struct Names<Format> {
   static constexpr std::array<std::pair<const char*, Format>, 3> list{
       {{"table", Format::table}, {"csv", Format::csv}, {"json", Format::json}}};
+};
+template <>
+struct Names<Toggle> {
+  static constexpr std::array<std::pair<const char*, Toggle>, 2> list{
+      {{"off", Toggle::off}, {"on", Toggle::on}}};
 };
 template <>
 struct Names<Schedule> {
