@@ -23,6 +23,8 @@
 #include "halobw/report.hpp"
 #include "halobw/version.hpp"
 
+#include <Kokkos_Core.hpp>  // KOKKOS_VERSION: whether partition_space exists
+
 namespace halobw {
 
 namespace {
@@ -59,6 +61,7 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
   use.check = opt.check;
   use.device = opt.backend != Backend::host;
   use.host = host_placement(opt.hugepages == Toggle::on);
+  use.overlap = opt.overlap;
   for (const RowSpec& row : row_specs(opt, grid)) {
     const Shape shape = shape_of(opt, row);
     const RankPlan plan = make_rank_plan(grid, shape, comm.rank());
@@ -145,6 +148,34 @@ std::string hugepage_note(const Options& opt) {
          "MADV_HUGEPAGE";
 }
 
+// What --overlap computes, where the interior runs and how MPI is driven meanwhile.
+std::string overlap_note(const Options& opt) {
+  std::string reach;
+  for (int a = 0; a < 3; ++a) {
+    if (opt.axes[static_cast<std::size_t>(a)]) reach += std::string(reach.empty() ? "" : ", ") + "xyz"[a];
+  }
+  const std::string what = opt.stencil == StencilKind::box
+                               ? fmt::format("a box stencil: the 26 points at distance {}", opt.halo)
+                               : fmt::format("a star stencil of reach {} along {}", opt.halo, reach);
+  std::string where = "the exchange's instance";
+  if (opt.streams == 2) {
+    where =
+        opt.backend == Backend::host
+            ? "the exchange's instance (a host space runs synchronously: --streams 2 changes nothing here)"
+            : (KOKKOS_VERSION >= 40000 ? "a second instance (Kokkos::Experimental::partition_space)"
+                                       : "the exchange's instance (this Kokkos has no partition_space)");
+  }
+  const std::string how =
+      opt.progress == ProgressMode::wait
+          ? "wait: no MPI call until the interior is done"
+          : (opt.backend == Backend::host ? "poll: MPI_Testall between 8 slabs of the interior"
+                                          : "poll: MPI_Testall in a loop while the device runs the interior");
+  return fmt::format(
+      "overlap: {}, writing a second field; interior on {}; progress {}; Exposed_us = Overlap_us - Comp_us; "
+      "Hidden = (Blocking_us - Overlap_us) / Time_us; Comp_GBps = 16 B per owned cell and field / Comp_us",
+      what, where, how);
+}
+
 std::string cut_hint(const ProcGrid& grid) {
   const char* names = "xyz";
   std::string cut;
@@ -177,6 +208,10 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   h.contiguous = packs(tc.transport);
   h.transport = to_string(tc.transport);
   h.hugepages = to_string(opt.hugepages);
+  h.stencil = to_string(opt.stencil);
+  h.overlap = opt.overlap;
+  h.streams = opt.streams;
+  h.progress = to_string(opt.progress);
   h.schedule = packs(tc.transport) ? to_string(opt.schedule) : "-";
   h.rank_device.resize(static_cast<std::size_t>(comm.size()));
   check_mpi(MPI_Allgather(&dev.device_id, 1, MPI_INT, h.rank_device.data(), 1, MPI_INT, comm.get()),
@@ -193,6 +228,7 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
                         : std::string("watchdog off (--timeout 0)"));
   if (auto e = env("MPICH_GPU_SUPPORT_ENABLED")) h.notes.push_back("MPICH_GPU_SUPPORT_ENABLED=" + *e);
   h.notes.push_back(hugepage_note(opt));
+  if (opt.overlap) h.notes.push_back(overlap_note(opt));
   bool any_remote = false;
   for (int a = 0; a < 3; ++a) any_remote = any_remote || (opt.axes[a] && grid.dim(a) > 1);
   if (!any_remote) {
@@ -308,6 +344,8 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
       .set(Group::spread, opt.repeats > 1)
       .set(Group::breakdown, opt.breakdown)
       .set(Group::limit, opt.limit)
+      .set(Group::overlap, opt.overlap)
+      .set(Group::box, opt.stencil == StencilKind::box)
       .set(Group::hugepages, opt.backend == Backend::host &&
                                  host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
   HeaderInfo header = make_header(comm, opt, grid, hosts, dev, *tc, aware, setup.groups, env);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -15,9 +17,11 @@
 #include "halobw/limits.hpp"
 #include "halobw/memory.hpp"
 #include "halobw/messages.hpp"
+#include "halobw/overlap.hpp"
 #include "halobw/peer.hpp"
 #include "halobw/pieces.hpp"
 #include "halobw/placement.hpp"
+#include "halobw/stencil.hpp"
 
 namespace halobw {
 
@@ -89,10 +93,109 @@ HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
   return reduce_huge(comm, bytes, huge);
 }
 
+// --overlap --check: the overlapped step must give the blocking step's result
+// bit for bit, and the blocking result must be the stencil of the exchanged
+// fields (computed here on the host, to a relative 1e-12: a device may fuse
+// multiply and add). Both start from a fresh fill and outputs spoiled first, so
+// a cell no launch writes is found. Collective; false when any rank failed.
+template <class Ex, class Step, class Out, class ExecSpace>
+bool check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, const Out& out,
+                   const StencilMath& math, const StencilBoxes& boxes, const ExecSpace& exec,
+                   std::int64_t n) {
+  set_phase(comm, fmt::format("N={} --check of --overlap", n));
+  auto spoil = [&] {
+    for (const auto& f : out.views()) Kokkos::deep_copy(exec, f, kGhostSentinel);
+    fill_fields(exec, ex.fields(), ex.plan());
+  };
+  spoil();
+  step.blocking();
+  std::vector<std::vector<double>> blocking;
+  std::vector<std::vector<double>> fields;
+  for (int k = 0; k < out.size(); ++k) {
+    const auto o = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out[k]);
+    const auto f =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ex.fields()[static_cast<std::size_t>(k)]);
+    blocking.emplace_back(o.data(), o.data() + o.size());
+    fields.emplace_back(f.data(), f.data() + f.size());
+  }
+  spoil();
+  step.overlapped();
+  std::string failure;
+  const Box& b = boxes.owned;
+  const std::int64_t sy = ex.plan().padded[0];
+  const std::int64_t sz = sy * ex.plan().padded[1];
+  for (int k = 0; k < out.size() && failure.empty(); ++k) {
+    const auto o = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out[k]);
+    const std::string field = out.size() > 1 ? fmt::format("field {} ", k) : std::string();
+    for (std::int64_t z = b.lo[2]; z < b.hi[2] && failure.empty(); ++z) {
+      for (std::int64_t y = b.lo[1]; y < b.hi[1] && failure.empty(); ++y) {
+        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x) {
+          const std::int64_t idx = x + y * sy + z * sz;
+          const double want = blocking[static_cast<std::size_t>(k)][static_cast<std::size_t>(idx)];
+          const double ref = math.at(fields[static_cast<std::size_t>(k)].data(), idx);
+          if (o.data()[idx] != want) {
+            failure = fmt::format("rank {} {}overlap cell ({},{},{}) expected {} (blocking) found {}",
+                                  comm.rank(), field, x, y, z, want, o.data()[idx]);
+            break;
+          }
+          if (!(std::abs(want - ref) <= 1e-12 * std::max(1.0, std::abs(ref)))) {
+            failure = fmt::format("rank {} {}stencil cell ({},{},{}) expected {} found {}", comm.rank(),
+                                  field, x, y, z, ref, want);
+            break;
+          }
+        }
+      }
+    }
+  }
+  const Status v = agree(comm, failure.empty() ? Status{} : fail(failure, ExitCode::check_failed));
+  if (v) {
+    print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v->message));
+    return false;
+  }
+  if (s.output)
+    s.output->note(fmt::format("# check N={} --overlap: overlapped equals blocking, bit for bit", n));
+  return true;
+}
+
+// --overlap for one row: the stencil's own fields and boxes, the three steps
+// timed like the exchange. Collective; false when --check failed.
+template <class ExecSpace, class MemSpace, class Ex>
+bool measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet<MemSpace>& out,
+                     const ExecSpace& exec, Row& row) {
+  const Options& opt = *s.options;
+  const RankPlan& plan = ex.plan();
+  const AxisSet reach = opt.stencil == StencilKind::box ? AxisSet{true, true, true} : opt.axes;
+  const StencilBoxes boxes = stencil_boxes(plan, reach);
+  constexpr int kPollSlabs = 8;
+  const Stencil<ExecSpace, MemSpace> stencil(plan, boxes, opt.stencil == StencilKind::box, reach, ex.fields(),
+                                             out.views(), kPollSlabs);
+  const auto interior = interior_instance(exec, opt.streams);
+  OverlapStep<Ex, ExecSpace, MemSpace> step(ex, stencil, exec, interior.exec, opt.progress);
+  if (opt.check && !check_overlap(comm, s, ex, step, out, stencil.math(), boxes, exec, row.n)) return false;
+  set_phase(comm, fmt::format("N={} --overlap", row.n));
+  auto timed = [&](auto&& work) {
+    return reduce_median_max(comm, time_blocks(comm, opt.warmup, opt.iters, opt.repeats, work));
+  };
+  OverlapFigures f;
+  f.comp = timed([&] { step.compute(); });
+  f.blocking = timed([&] { step.blocking(); });
+  f.overlapped = timed([&] { step.overlapped(); });
+  f.stencil_bytes = stencil.bytes();
+  row.overlap = f;
+  return true;
+}
+
 std::string huge_note(std::int64_t n, const HugeFigures& h) {
   auto range = [](double lo, double hi) {
-    return lo == hi ? fmt::format("{:.0f}", lo) : fmt::format("{:.0f}-{:.0f}", lo, hi);
+    const std::string a = fmt::format("{:.1f}", lo);
+    const std::string b = fmt::format("{:.1f}", hi);
+    return a == b ? a : a + "-" + b;
   };
+  constexpr double kThresholdMiB = static_cast<double>(kHugeThreshold) / (1024.0 * 1024.0);
+  if (h.field_max < kThresholdMiB) {
+    return fmt::format("# hugepages N={}: the field ({} MiB) is below {:.0f} MiB: ordinary pages", n,
+                       range(h.field_min, h.field_max), kThresholdMiB);
+  }
   return fmt::format("# hugepages N={}: {} of {} MiB of the field in huge pages", n,
                      range(h.huge_min, h.huge_max), range(h.field_min, h.field_max));
 }
@@ -182,6 +285,7 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     mine.remote_bytes = plan.remote_bytes;
     mine.counts = plan.counts;
     std::unique_ptr<FieldSet<MemSpace>> fields;
+    std::unique_ptr<FieldSet<MemSpace>> out;  // --overlap: the stencil's outputs
     std::unique_ptr<Ex> ex;
     std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
     std::string error;
@@ -190,8 +294,14 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
                                                     buffer_placement<MemSpace>(setup.host_placement));
       MessageTable table = make_message_table(plan, opt.self);
       ex = std::make_unique<Ex>(comm, plan, std::move(table), fields->views(), setup);
-      if (opt.limit)
+      if (opt.limit) {
         copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(mine.remote_bytes, setup.host_placement);
+      }
+      if (opt.overlap) {
+        out = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
+                                                   buffer_placement<MemSpace>(setup.host_placement),
+                                                   "halobw::stencil_out");
+      }
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -227,6 +337,12 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
       show(s, step + ": copy limit");
       set_phase(comm, fmt::format("N={} limits", n));
       measure_limits(comm, s, *copy, exec, ex->plan(), row);
+    }
+    if (opt.overlap) {
+      show(s, step + ": overlap");
+      if (!measure_overlap<ExecSpace, MemSpace>(comm, s, *ex, *out, exec, row)) {
+        return ExitCode::check_failed;
+      }
     }
     if (s.progress) s.progress->clear();
     if (s.output) s.output->row(row);

@@ -24,9 +24,6 @@ const std::vector<Column> kColumns{
     {"Send_B", "bytes", kWhole, Group::standard, false, true,
      "the most bytes any rank sends to other ranks in one exchange (self faces not counted)",
      [](const Row& r) { return whole(r.send_max); }},
-    {"Send_min_B", "bytes", kWhole, Group::send_min, false, true,
-     "the least any rank sends; equals Send_B on an even split",
-     [](const Row& r) { return whole(r.send_min); }},
     {"Time_us", "us", 1, Group::standard, false, true,
      "the slowest rank's time per exchange; with repeats > 1, the median of the timed blocks",
      [](const Row& r) { return Cell::of(us(r.seconds)); }},
@@ -41,6 +38,15 @@ const std::vector<Column> kColumns{
     {"OffNodeFaces", "count", kWhole, Group::standard, false, true,
      "the most remote faces to another node on any rank",
      [](const Row& r) { return whole(r.counts.offnode_faces); }},
+    {"RemoteEdges", "count", kWhole, Group::box, false, true,
+     "the most remote edges on any rank (--stencil box)",
+     [](const Row& r) { return whole(r.counts.remote_edges); }},
+    {"RemoteCorners", "count", kWhole, Group::box, false, true,
+     "the most remote corners on any rank (--stencil box)",
+     [](const Row& r) { return whole(r.counts.remote_corners); }},
+    {"Send_min_B", "bytes", kWhole, Group::send_min, false, true,
+     "the least any rank sends; equals Send_B on an even split",
+     [](const Row& r) { return whole(r.send_min); }},
     {"Min_us", "us", 1, Group::spread, false, true,
      "the fastest timed block (each block's time the slowest rank's)",
      [](const Row& r) { return Cell::of(us(r.min_seconds.value_or(r.seconds))); }},
@@ -77,6 +83,27 @@ const std::vector<Column> kColumns{
      "Send_B / time of a direct copy of Send_B bytes between the GPUs of a neighbouring pair; n/a where not "
      "measured",
      [](const Row& r) { return r.peer_gbps ? Cell::of(*r.peer_gbps) : Cell::na(); }},
+    {"Comp_us", "us", 1, Group::overlap, false, true, "the stencil over the owned cells alone, no exchange",
+     [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->comp)) : Cell{}; }},
+    {"Blocking_us", "us", 1, Group::overlap, false, true, "the exchange, then the stencil",
+     [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->blocking)) : Cell{}; }},
+    {"Overlap_us", "us", 1, Group::overlap, false, true,
+     "start the exchange, the interior, finish the exchange, the border",
+     [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->overlapped)) : Cell{}; }},
+    {"Exposed_us", "us", 1, Group::overlap, false, true,
+     "Overlap_us - Comp_us: the halo time the interior did not hide",
+     [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->overlapped - r.overlap->comp)) : Cell{}; }},
+    {"Hidden", "ratio", 2, Group::overlap, true, true,
+     "(Blocking_us - Overlap_us) / Time_us: the share of the exchange hidden; n/a when Time_us is 0",
+     [](const Row& r) {
+       if (!r.overlap || r.seconds <= 0) return r.overlap ? Cell::na() : Cell{};
+       return Cell::of((r.overlap->blocking - r.overlap->overlapped) / r.seconds);
+     }},
+    {"Comp_GBps", "GB/s", 3, Group::overlap, false, true,
+     "the stencil's own rate: bytes read and written (16 per owned cell and field) / Comp_us / 1e3",
+     [](const Row& r) {
+       return r.overlap ? Cell::of(uni_gbps(r.overlap->stencil_bytes, r.overlap->comp)) : Cell{};
+     }},
     {"Field_MiB", "MiB", 1, Group::hugepages, false, false, "the fields of the largest rank",
      [](const Row& r) { return r.huge ? Cell::of(r.huge->field_max) : Cell{}; }},
     {"Huge_MiB", "MiB", 1, Group::hugepages, false, false,
@@ -103,6 +130,10 @@ const char* group_name(Group g) {
       return "limit";
     case Group::hugepages:
       return "hugepages";
+    case Group::overlap:
+      return "overlap";
+    case Group::box:
+      return "box";
     default:
       return "standard";
   }
@@ -115,8 +146,6 @@ std::vector<const Column*> table_columns(const Groups& groups) {
   for (const Column& c : kColumns) {
     if (groups.has(c.group) && c.in_table) out.push_back(&c);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Column* a, const Column* b) { return a->group < b->group; });
   return out;
 }
 

@@ -45,6 +45,7 @@ class FaultyMethod final : public Method {
     for (std::size_t m = 0; m < wires_.size(); ++m) send(m);
   }
   int wait_any() override { return inner_->wait_any(); }
+  bool test() override { return inner_->test(); }
   void wait_all() override { inner_->wait_all(); }
   [[nodiscard]] bool lands_one_by_one() const override { return inner_->lands_one_by_one(); }
 

@@ -19,7 +19,7 @@ Shape shape_of(const Options& opt, const RowSpec& row) {
   Shape s;
   s.global = row.global;
   s.halo = row.halo;
-  s.dirs = star_directions(opt.axes);
+  s.dirs = opt.stencil == StencilKind::box ? box_directions() : star_directions(opt.axes);
   return s;
 }
 
@@ -36,6 +36,10 @@ Status validate_layout(const Options& opt, int nranks) {
       return fail(where + " has " + std::to_string(product) + " ranks, but the job has " +
                   std::to_string(nranks));
     }
+  }
+  if (opt.overlap && opt.halo > kMaxOverlapReach) {
+    return fail("--overlap takes halo widths up to " + std::to_string(kMaxOverlapReach) + "; --halo is " +
+                std::to_string(opt.halo));
   }
   const ProcGrid grid = choose_grid(opt, nranks);
   const std::vector<RowSpec> rows = row_specs(opt, grid);

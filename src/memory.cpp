@@ -17,7 +17,7 @@ MemoryNeed memory_need(const RankPlan& plan, const MessageTable& table, const Me
     return static_cast<std::uint64_t>(placed_bytes(static_cast<std::size_t>(bytes), p));
   };
   const std::uint64_t field = plan.field_values() * sizeof(double);
-  need.fields = placed(field, here) * static_cast<std::uint64_t>(plan.fields);
+  need.fields = placed(field, here) * static_cast<std::uint64_t>(plan.fields) * (use.overlap ? 2 : 1);
   const BufferSizes b = buffer_sizes(table, use.transport, use.breakdown);
   need.buffers = 2 * placed(b.packed * sizeof(double), here);
   need.staging = 2 * placed(b.staging * sizeof(double), staging);

@@ -11,6 +11,7 @@
 namespace halobw {
 
 std::string Options::directions() const {
+  if (stencil == StencilKind::box) return "box";
   if (all_faces) return "all";
   if (axes[1]) return "y";
   if (axes[2]) return "z";
@@ -140,6 +141,10 @@ struct Given {
   CLI::Option* backend = nullptr;
   std::string timeout;
   std::string output;
+  CLI::Option* axis_opt = nullptr;
+  CLI::Option* stencil = nullptr;
+  CLI::Option* streams = nullptr;
+  CLI::Option* progress = nullptr;
 };
 
 // --- One function per group: declare, then finish. ---
@@ -154,6 +159,9 @@ void add_decomposition(CLI::App& app, Options& o, Given& g) {
                    ->type_name("x|y|z");
   auto* faces = s->add_flag("--faces", o.all_faces, "exchange all six faces");
   axis->excludes(faces);
+  g.stencil = add_choice(*s, "--stencil", o.stencil,
+                         "star: the faces (default); box: faces, edges and corners, all 26 neighbours");
+  g.axis_opt = axis;
   add_count(*s, "--halo", o.halo, 1, "halo width h in cells (default 1)", "H");
   s->add_option("--grid", g.grid, "process grid; default: least face area, z cut most")
       ->type_name("GX,GY,GZ");
@@ -166,8 +174,11 @@ Status finish_decomposition(Options& o, const Given& g, const EnvLookup& env) {
       for (const auto& item : split(raw, ',')) o.sizes.push_back(*parse_whole(item, 1, kMaxSize));
     }
   }
+  if (o.stencil == StencilKind::box && g.axis_opt->count() > 0) {
+    return fail("--axis with --stencil box: a box stencil exchanges all 26 directions");
+  }
   if (!g.axis.empty()) o.axes = {g.axis == "x", g.axis == "y", g.axis == "z"};
-  if (o.all_faces) o.axes = {true, true, true};
+  if (o.all_faces || o.stencil == StencilKind::box) o.axes = {true, true, true};
   if (!g.grid.empty()) {
     const auto grid = parse_grid(g.grid);
     if (!grid) return fail("--grid: " + grid.failure().message);
@@ -251,9 +262,25 @@ void add_measurement(CLI::App& app, Options& o, Given& g) {
                 "abort with a message naming the stuck size, phase, face and peer when "
                 "a wait lasts longer (default 300 s; 0: never)")
       ->type_name("SECONDS");
+  s->add_flag("--overlap", o.overlap,
+              "also time a stencil of reach h: alone (Comp_us), after the exchange (Blocking_us), and "
+              "overlapped with it (Overlap_us: start, interior, finish, border); adds Exposed_us, Hidden, "
+              "Comp_GBps");
+  g.streams = s->add_option("--streams", o.streams,
+                            "--overlap: the interior on the exchange's execution-space instance (1, default) "
+                            "or on a second one (2: a second CUDA/HIP stream)")
+                  ->transform(whole(1, 2))
+                  ->type_name("1|2");
+  g.progress = add_choice(*s, "--progress", o.progress,
+                          "--overlap: no MPI call while the interior runs (wait, default), or MPI_Testall "
+                          "between slabs of it (poll)");
 }
 
 Status finish_measurement(Options& o, const Given& g) {
+  if (!o.overlap && (g.streams->count() > 0 || g.progress->count() > 0)) {
+    return fail(std::string(g.streams->count() > 0 ? "--streams" : "--progress") +
+                " needs --overlap: it says where and how the overlapped interior runs");
+  }
   if (!g.timeout.empty()) {
     char* end = nullptr;
     const double t = std::strtod(g.timeout.c_str(), &end);

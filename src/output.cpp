@@ -45,6 +45,11 @@ const std::vector<Setting> kSettings{
     {"contiguous", true, true, Type::integer,
      [](const HeaderInfo& h) { return std::string(h.contiguous ? "1" : "0"); }},
     {"hugepages", true, true, Type::text, [](const HeaderInfo& h) { return h.hugepages; }},
+    {"stencil", true, true, Type::text, [](const HeaderInfo& h) { return h.stencil; }},
+    {"overlap", true, true, Type::integer,
+     [](const HeaderInfo& h) { return std::string(h.overlap ? "1" : "0"); }},
+    {"streams", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.streams); }},
+    {"progress", true, true, Type::text, [](const HeaderInfo& h) { return h.progress; }},
 };
 
 // Provenance: the last columns of every CSV row (JSON holds them in "program" and "run").

@@ -155,6 +155,42 @@ RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
   return p;
 }
 
+StencilBoxes stencil_boxes(const RankPlan& plan, const AxisSet& reach) {
+  StencilBoxes s;
+  const std::int64_t h = plan.halo;
+  for (int a = 0; a < 3; ++a) {
+    s.owned.lo[a] = h;
+    s.owned.hi[a] = h + plan.brick.extent[a];
+  }
+  s.interior = s.owned;
+  bool any = true;
+  for (int a = 0; a < 3; ++a) {
+    if (!reach[static_cast<std::size_t>(a)]) continue;
+    s.interior.lo[a] = 2 * h;
+    s.interior.hi[a] = plan.brick.extent[a];  // h + n - h
+    any = any && s.interior.hi[a] > s.interior.lo[a];
+  }
+  if (!any) {  // too thin for an interior: all of it is border
+    s.interior = Box{};
+    s.border.push_back(s.owned);
+    return s;
+  }
+  // Peel the slabs off axis by axis, z first, so each is one long run in memory.
+  Box rest = s.owned;
+  for (int a = 2; a >= 0; --a) {
+    if (!reach[static_cast<std::size_t>(a)]) continue;
+    Box low = rest;
+    low.hi[a] = s.interior.lo[a];
+    Box high = rest;
+    high.lo[a] = s.interior.hi[a];
+    if (!low.empty()) s.border.push_back(low);
+    if (!high.empty()) s.border.push_back(high);
+    rest.lo[a] = s.interior.lo[a];
+    rest.hi[a] = s.interior.hi[a];
+  }
+  return s;
+}
+
 SendRange send_range(const ProcGrid& grid, const Shape& shape) {
   SendRange r{};
   for (int rank = 0; rank < grid.size(); ++rank) {

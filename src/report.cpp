@@ -99,6 +99,15 @@ double reduce_max(const Comm& comm, double mine) {
   return slowest;
 }
 
+double reduce_median_max(const Comm& comm, const std::vector<double>& mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  std::vector<double> slowest(mine.size());
+  check_mpi(MPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
+                          comm.get()),
+            "MPI_Allreduce");
+  return spread(slowest).median;
+}
+
 Phases reduce_phases(const Comm& comm, const Phases& mine) {
   const auto armed = comm.guard("MPI_Allreduce");
   struct {

@@ -20,6 +20,8 @@ enum class Group {
   breakdown,  // --breakdown
   limit,      // --limit
   hugepages,  // --hugepages on, host memory: in files only (the table has a note line per row)
+  overlap,    // --overlap
+  box,        // --stencil box: edges and corners
 };
 [[nodiscard]] const char* group_name(Group g);
 
@@ -65,7 +67,8 @@ struct Column {
   Cell (*value)(const Row&);
 };
 
-// Every column, in file order (CSV and JSON); tables show them group by group.
+// Every column, in order: the table shows those of its groups, the files all
+// (CSV) or those measured (JSON), in this order.
 [[nodiscard]] const std::vector<Column>& columns();
 
 // The columns a table with `groups` shows, in table order.

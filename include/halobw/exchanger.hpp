@@ -184,6 +184,9 @@ class Exchanger {
     finish(exec, clock);
   }
 
+  // Between start() and finish(): drives MPI without blocking (--progress poll).
+  bool progress() { return method_->test(); }
+
   // --breakdown's reference, not a phase: MPI alone on packed contiguous
   // buffers of the same sizes and pattern, with the same method: receives
   // first, then sends, wait. Needs a packing transport or --breakdown.

@@ -16,6 +16,9 @@ namespace halobw {
 // The grid used for `nranks`: the given one or the automatic one.
 [[nodiscard]] ProcGrid choose_grid(const Options& opt, int nranks);
 
+// The widest stencil --overlap runs (stencil.hpp: kMaxReach).
+constexpr int kMaxOverlapReach = 16;
+
 // One row of the table: its size and the global box it exchanges.
 struct RowSpec {
   std::int64_t n = 0;  // the global cube side (--sizes)

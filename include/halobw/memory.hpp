@@ -28,6 +28,7 @@ struct MemoryUse {
   bool device = false;                   // the field lives on a GPU
   std::uint64_t send_max = 0;            // the busiest sender's remote bytes (peer buffers)
   Placement host = Placement::standard;  // of host memory: huge pages round allocations up
+  bool overlap = false;                  // --overlap: a second field per field, the stencil's output
 };
 
 struct MemoryNeed {

@@ -56,6 +56,11 @@ class Method {
   virtual int wait_any() = 0;
   // Blocks until every receive and send has completed.
   virtual void wait_all() = 0;
+  // Drives MPI's progress without blocking (MPI_Testall, or what the method
+  // has); true once everything has completed. Completes nothing unless all is
+  // done, after which wait_any() hands out the landed messages and wait_all()
+  // returns at once.
+  virtual bool test() = 0;
   // Whether wait_any() can tell receives apart as they land.
   [[nodiscard]] virtual bool lands_one_by_one() const { return true; }
 };

@@ -25,6 +25,7 @@ struct Options {
   AxisSet axes{true, false, false};
   bool all_faces = false;
   int halo = 1;
+  StencilKind stencil = StencilKind::star;  // box: faces, edges and corners, all 26 directions
 
   // Exchange: where the field lives and how faces travel.
   Backend backend = Backend::host;
@@ -43,13 +44,16 @@ struct Options {
   bool breakdown = false;  // time pack, MPI, staging and unpack
   bool limit = false;      // measure the copy (and peer) limits in the same run
   double timeout = 300;    // seconds before a stuck wait aborts the job; 0: never
+  bool overlap = false;    // also time a stencil alone, after the exchange, and overlapped with it
+  int streams = 1;         // --overlap: the interior on the exchange's instance (1) or a second one (2)
+  ProgressMode progress = ProgressMode::wait;  // --overlap: MPI calls while the interior runs (poll) or none
 
   // Output.
   Format format = Format::table;
   std::optional<std::string> output;  // rank 0 writes --format here; stdout keeps the table
   bool quiet = false;                 // no table on stdout (with --output)
 
-  // "x", "y", "z" or "all".
+  // "x", "y", "z", "all" (the six faces), or "box" (all 26 directions).
   [[nodiscard]] std::string directions() const;
 };
 

@@ -90,6 +90,17 @@ struct RankPlan {
 [[nodiscard]] RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
                                       const std::vector<std::string>& hosts = {});
 
+// What a stencil of reach h touches on one rank (--overlap): the owned box,
+// the interior whose stencil needs no ghost cell, and the border (the owned
+// cells that do), as disjoint boxes. `reach` holds the axes the stencil
+// reaches along (the exchanged ones); along the others it needs no ghost.
+struct StencilBoxes {
+  Box owned;
+  Box interior;             // empty where an axis is shorter than 2h
+  std::vector<Box> border;  // at most 6 slabs: z first (whole x-y planes), then y, then x
+};
+[[nodiscard]] StencilBoxes stencil_boxes(const RankPlan& plan, const AxisSet& reach);
+
 // The bytes of one field's piece: 8 * (product of its extents); a face is
 // 8·h·(the two other local extents), an edge 8·h²·(the extent along it), a corner 8·h³.
 [[nodiscard]] std::uint64_t piece_bytes(const Piece& p);

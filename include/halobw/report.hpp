@@ -53,6 +53,10 @@ struct HeaderInfo {
   std::vector<std::pair<std::string, std::optional<std::string>>> environment;
   std::vector<std::pair<std::string, std::string>> limits;  // column and what it measures
   std::string hugepages = "off";                            // --hugepages
+  std::string stencil = "star";                             // --stencil
+  bool overlap = false;                                     // --overlap
+  int streams = 1;                                          // --streams
+  std::string progress = "wait";                            // --progress
 };
 
 // The ranks of one node, and the device each uses, in rank order.
@@ -83,6 +87,15 @@ struct Phases {
   [[nodiscard]] double sum() const { return pack + mpi + stage + unpack; }
 };
 
+// --overlap: seconds per step (the slowest rank, the median block) and the
+// stencil's bytes read and written per step.
+struct OverlapFigures {
+  double comp = 0;
+  double blocking = 0;
+  double overlapped = 0;
+  std::uint64_t stencil_bytes = 0;
+};
+
 // How much of the fields the kernel backs with huge pages (--hugepages on,
 // host memory): MiB per rank, the least and the most over the ranks.
 struct HugeFigures {
@@ -101,8 +114,9 @@ struct Row {
   PieceCounts counts;                 // the most of each on any rank
   std::optional<double> min_seconds;  // fastest and slowest block, --repeats > 1
   std::optional<double> max_seconds;
-  std::optional<Phases> phases;     // --breakdown
-  std::optional<HugeFigures> huge;  // --hugepages on, host memory
+  std::optional<Phases> phases;           // --breakdown
+  std::optional<HugeFigures> huge;        // --hugepages on, host memory
+  std::optional<OverlapFigures> overlap;  // --overlap
   int median_block = 0;             // the block whose time is Time_us (the lower middle one of an even count)
   std::optional<double> copy_gbps;  // --limit
   std::optional<double> peer_gbps;  // --limit, where it can be measured
@@ -122,6 +136,8 @@ struct RankFigures {
 // Per block the slowest rank; Time is the median block, with min and max when
 // there are several. Max and min send bytes, max of each count. Collective.
 [[nodiscard]] Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine);
+// Per block the slowest rank's value, then the median block. Collective.
+[[nodiscard]] double reduce_median_max(const Comm& comm, const std::vector<double>& mine);
 // The slowest rank's value. Collective.
 [[nodiscard]] double reduce_max(const Comm& comm, double mine);
 // The phases of the rank whose phases add up to the most. Collective.

@@ -21,6 +21,8 @@ enum class GridSource { automatic, flag, environment };
 enum class Format { table, csv, json };
 
 enum class Toggle { off, on };
+enum class StencilKind { star, box };    // faces only, or faces, edges and corners (26 neighbours)
+enum class ProgressMode { wait, poll };  // how the host drives MPI while the interior runs (--overlap)
 
 // When packed faces are sent and unpacked (packing transports only).
 enum class Schedule {
@@ -77,6 +79,16 @@ template <>
 struct Names<Toggle> {
   static constexpr std::array<std::pair<const char*, Toggle>, 2> list{
       {{"off", Toggle::off}, {"on", Toggle::on}}};
+};
+template <>
+struct Names<StencilKind> {
+  static constexpr std::array<std::pair<const char*, StencilKind>, 2> list{
+      {{"star", StencilKind::star}, {"box", StencilKind::box}}};
+};
+template <>
+struct Names<ProgressMode> {
+  static constexpr std::array<std::pair<const char*, ProgressMode>, 2> list{
+      {{"wait", ProgressMode::wait}, {"poll", ProgressMode::poll}}};
 };
 template <>
 struct Names<Schedule> {
