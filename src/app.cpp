@@ -49,11 +49,11 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
                         const NodeRank& node, int visible_devices, const std::string& host_name,
                         std::string& summary) {
   std::uint64_t worst_total = 0;  // everything this rank allocates at its largest row
-  std::int64_t worst_total_n = 0;
+  std::string worst_total_n = "-";
   std::uint64_t worst_host = 0;
   std::uint64_t worst_device = 0;
-  std::int64_t worst_host_n = 0;
-  std::int64_t worst_device_n = 0;
+  std::string worst_host_n = "-";
+  std::string worst_device_n = "-";
   MemoryUse use;
   use.transport = transport;
   use.breakdown = opt.breakdown;
@@ -66,10 +66,10 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
     const Shape shape = shape_of(opt, row);
     const RankPlan plan = make_rank_plan(grid, shape, comm.rank());
     use.send_max = use.limit && use.device ? send_range(grid, shape).max : 0;
-    const MemoryNeed need = memory_need(plan, make_message_table(plan, opt.self), use);
-    if (need.on_host() > worst_host) worst_host = need.on_host(), worst_host_n = row.n;
-    if (need.on_device() > worst_device) worst_device = need.on_device(), worst_device_n = row.n;
-    if (need.total() > worst_total) worst_total = need.total(), worst_total_n = row.n;
+    const MemoryNeed need = memory_need(plan, make_message_table(plan, opt.self, opt.messages), use);
+    if (need.on_host() > worst_host) worst_host = need.on_host(), worst_host_n = row_label(opt, row);
+    if (need.on_device() > worst_device) worst_device = need.on_device(), worst_device_n = row_label(opt, row);
+    if (need.total() > worst_total) worst_total = need.total(), worst_total_n = row_label(opt, row);
   }
   // Rows run one after another, so the peak is the largest row's need, summed over the node.
   const std::uint64_t node_need = sum_over_node(comm, worst_host);
@@ -83,11 +83,11 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
     check_mpi(MPI_Allreduce(&total, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
   }
   summary = fmt::format(
-      "memory per rank at most {} B (N={}: field, packed buffers, staging and limit buffers); "
+      "memory per rank at most {} B ({}: field, packed buffers, staging and limit buffers); "
       "host memory per node {} of {} available",
       most, worst_total_n, gib(node_need), host_free ? gib(*host_free) : "an unknown amount");
   if (host_free && node_need > *host_free) {
-    message = fmt::format("N={} needs {} of host memory on node {} ({} ranks there), {} available",
+    message = fmt::format("{} needs {} of host memory on node {} ({} ranks there), {} available",
                           worst_host_n, gib(node_need), host_name, node.local_size, gib(*host_free));
   }
   const auto dev_free = device_free_bytes(opt.backend);
@@ -95,7 +95,7 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
     const int sharing = (node.local_size + visible_devices - 1) / visible_devices;
     const std::uint64_t need = worst_device * static_cast<std::uint64_t>(sharing);
     if (need > *dev_free) {
-      message = fmt::format("N={} needs {} of device memory per device ({} ranks share it), {} free",
+      message = fmt::format("{} needs {} of device memory per device ({} ranks share it), {} free",
                             worst_device_n, gib(need), sharing, gib(*dev_free));
     }
   }
@@ -155,8 +155,8 @@ std::string overlap_note(const Options& opt) {
     if (opt.axes[static_cast<std::size_t>(a)]) reach += std::string(reach.empty() ? "" : ", ") + "xyz"[a];
   }
   const std::string what = opt.stencil == StencilKind::box
-                               ? fmt::format("a box stencil: the 26 points at distance {}", opt.halo)
-                               : fmt::format("a star stencil of reach {} along {}", opt.halo, reach);
+                               ? std::string("a box stencil: the 26 points at distance h")
+                               : fmt::format("a star stencil of reach h along {}", reach);
   std::string where = "the exchange's instance";
   if (opt.streams == 2) {
     where =
@@ -199,7 +199,10 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   h.grid = grid.str();
   h.grid_source = to_string(opt.grid_source);
   h.directions = opt.directions();
-  h.halo = opt.halo;
+  h.halo = opt.halo_list();
+  h.fields = opt.fields;
+  h.messages = to_string(opt.messages);
+  h.local = opt.local;
   h.iters = opt.iters;
   h.warmup = opt.warmup;
   h.pack = to_string(opt.pack);
@@ -346,6 +349,9 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
       .set(Group::limit, opt.limit)
       .set(Group::overlap, opt.overlap)
       .set(Group::box, opt.stencil == StencilKind::box)
+      .set(Group::cube, !opt.local)
+      .set(Group::local, opt.local)
+      .set(Group::sweep, opt.halos.size() > 1)
       .set(Group::hugepages, opt.backend == Backend::host &&
                                  host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
   HeaderInfo header = make_header(comm, opt, grid, hosts, dev, *tc, aware, setup.groups, env);

@@ -101,8 +101,8 @@ HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
 template <class Ex, class Step, class Out, class ExecSpace>
 bool check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, const Out& out,
                    const StencilMath& math, const StencilBoxes& boxes, const ExecSpace& exec,
-                   std::int64_t n) {
-  set_phase(comm, fmt::format("N={} --check of --overlap", n));
+                   const std::string& n) {
+  set_phase(comm, fmt::format("{} --check of --overlap", n));
   auto spoil = [&] {
     for (const auto& f : out.views()) Kokkos::deep_copy(exec, f, kGhostSentinel);
     fill_fields(exec, ex.fields(), ex.plan());
@@ -149,11 +149,11 @@ bool check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, cons
   }
   const Status v = agree(comm, failure.empty() ? Status{} : fail(failure, ExitCode::check_failed));
   if (v) {
-    print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v->message));
+    print_error(comm, s, fmt::format("halo-bandwidth: check {} failed: {}\n", n, v->message));
     return false;
   }
   if (s.output)
-    s.output->note(fmt::format("# check N={} --overlap: overlapped equals blocking, bit for bit", n));
+    s.output->note(fmt::format("# check {} --overlap: overlapped equals blocking, bit for bit", n));
   return true;
 }
 
@@ -161,7 +161,7 @@ bool check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, cons
 // timed like the exchange. Collective; false when --check failed.
 template <class ExecSpace, class MemSpace, class Ex>
 bool measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet<MemSpace>& out,
-                     const ExecSpace& exec, Row& row) {
+                     const ExecSpace& exec, const std::string& label, Row& row) {
   const Options& opt = *s.options;
   const RankPlan& plan = ex.plan();
   const AxisSet reach = opt.stencil == StencilKind::box ? AxisSet{true, true, true} : opt.axes;
@@ -171,8 +171,8 @@ bool measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet
                                              out.views(), kPollSlabs);
   const auto interior = interior_instance(exec, opt.streams);
   OverlapStep<Ex, ExecSpace, MemSpace> step(ex, stencil, exec, interior.exec, opt.progress);
-  if (opt.check && !check_overlap(comm, s, ex, step, out, stencil.math(), boxes, exec, row.n)) return false;
-  set_phase(comm, fmt::format("N={} --overlap", row.n));
+  if (opt.check && !check_overlap(comm, s, ex, step, out, stencil.math(), boxes, exec, label)) return false;
+  set_phase(comm, fmt::format("{} --overlap", label));
   auto timed = [&](auto&& work) {
     return reduce_median_max(comm, time_blocks(comm, opt.warmup, opt.iters, opt.repeats, work));
   };
@@ -180,12 +180,12 @@ bool measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet
   f.comp = timed([&] { step.compute(); });
   f.blocking = timed([&] { step.blocking(); });
   f.overlapped = timed([&] { step.overlapped(); });
-  f.stencil_bytes = stencil.bytes();
+  f.stencil_bytes = reduce_max_bytes(comm, stencil.bytes());  // the busiest rank's, as Send_B
   row.overlap = f;
   return true;
 }
 
-std::string huge_note(std::int64_t n, const HugeFigures& h) {
+std::string huge_note(const std::string& n, const HugeFigures& h) {
   auto range = [](double lo, double hi) {
     const std::string a = fmt::format("{:.1f}", lo);
     const std::string b = fmt::format("{:.1f}", hi);
@@ -193,10 +193,10 @@ std::string huge_note(std::int64_t n, const HugeFigures& h) {
   };
   constexpr double kThresholdMiB = static_cast<double>(kHugeThreshold) / (1024.0 * 1024.0);
   if (h.field_max < kThresholdMiB) {
-    return fmt::format("# hugepages N={}: the field ({} MiB) is below {:.0f} MiB: ordinary pages", n,
+    return fmt::format("# hugepages {}: the field ({} MiB) is below {:.0f} MiB: ordinary pages", n,
                        range(h.field_min, h.field_max), kThresholdMiB);
   }
-  return fmt::format("# hugepages N={}: {} of {} MiB of the field in huge pages", n,
+  return fmt::format("# hugepages {}: {} of {} MiB of the field in huge pages", n,
                      range(h.huge_min, h.huge_max), range(h.field_min, h.field_max));
 }
 
@@ -219,8 +219,8 @@ PeerPair peer_pair(const RankPlan& plan, const std::vector<std::string>& hosts) 
 // --check for one row: fill, exchange once, verify. Returns false, having
 // reported the first wrong cell, when any rank found one. Collective.
 template <class Ex, class ExecSpace>
-bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exec, std::int64_t n) {
-  set_phase(comm, fmt::format("N={} --check exchange", n));
+bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exec, const std::string& n) {
+  set_phase(comm, fmt::format("{} --check exchange", n));
   fill_fields(exec, ex.fields(), ex.plan());
   ex.exchange(exec);
   if (s.faults.corrupt_rank == comm.rank() && !ex.plan().pieces.empty()) {
@@ -230,7 +230,7 @@ bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exe
   const CheckOutcome outcome = verify_fields(ex.fields(), ex.plan());
   const Status v = agree(comm, outcome.failure ? fail(*outcome.failure, ExitCode::check_failed) : Status{});
   if (v) {
-    print_error(comm, s, fmt::format("halo-bandwidth: check N={} failed: {}\n", n, v->message));
+    print_error(comm, s, fmt::format("halo-bandwidth: check {} failed: {}\n", n, v->message));
     return false;
   }
   unsigned long long cells = outcome.ghost_cells;
@@ -239,7 +239,7 @@ bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exe
     const auto armed = comm.guard("MPI_Reduce");
     check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
   }
-  if (s.output) s.output->note(fmt::format("# check N={} passed {} ghost cells", n, total));
+  if (s.output) s.output->note(fmt::format("# check {} passed {} ghost cells", n, total));
   return true;
 }
 
@@ -247,7 +247,7 @@ bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exe
 // copy between neighbouring GPUs where it can be measured. Collective.
 template <class Copy, class ExecSpace>
 void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecSpace& exec,
-                    const RankPlan& plan, Row& row) {
+                    const RankPlan& plan, const std::string& label, Row& row) {
   const Options& opt = *s.options;
   const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&] { copy.copy(exec); }));
   if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
@@ -256,7 +256,7 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
                                    opt.iters, why);
   if (peer) row.peer_gbps = uni_gbps(row.send_max, *peer);
   if (!peer && opt.backend != Backend::host && s.output) {
-    s.output->note(fmt::format("# Peer_GBps n/a at N={}: {}", row.n, why));
+    s.output->note(fmt::format("# Peer_GBps n/a at {}: {}", label, why));
   }
 }
 
@@ -276,10 +276,10 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
   const std::vector<RowSpec> rows = row_specs(opt, s.grid);
   for (std::size_t index = 0; index < rows.size(); ++index) {
     const RowSpec& spec = rows[index];
-    const std::int64_t n = spec.n;
-    const std::string step = fmt::format("size {} of {}, N={}", index + 1, rows.size(), n);
+    const std::string label = row_label(opt, spec);
+    const std::string step = fmt::format("size {} of {}, {}", index + 1, rows.size(), label);
     show(s, step + ": setting up");
-    set_phase(comm, fmt::format("N={} set-up", n));
+    set_phase(comm, fmt::format("{} set-up", label));
     RankPlan plan = make_rank_plan(s.grid, shape_of(opt, spec), comm.rank(), s.hosts);
     RankFigures mine;
     mine.remote_bytes = plan.remote_bytes;
@@ -292,7 +292,7 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     try {
       fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
                                                     buffer_placement<MemSpace>(setup.host_placement));
-      MessageTable table = make_message_table(plan, opt.self);
+      MessageTable table = make_message_table(plan, opt.self, opt.messages);
       ex = std::make_unique<Ex>(comm, plan, std::move(table), fields->views(), setup);
       if (opt.limit) {
         copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(mine.remote_bytes, setup.host_placement);
@@ -307,7 +307,7 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     }
     const Status v =
         agree(comm, error.empty() ? Status{}
-                                  : fail(fmt::format("N={}: rank {} could not set up the exchange: {}", n,
+                                  : fail(fmt::format("{}: rank {} could not set up the exchange: {}", label,
                                                      comm.rank(), error),
                                          ExitCode::runtime_error));
     if (v) {
@@ -316,31 +316,33 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     }
     if (opt.check) {
       show(s, step + ": checking");
-      if (!run_check(comm, s, *ex, exec, n)) return ExitCode::check_failed;
+      if (!run_check(comm, s, *ex, exec, label)) return ExitCode::check_failed;
     }
     show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters,
                         opt.warmup));
-    set_phase(comm, fmt::format("N={} warm-up and timed exchanges", n));
+    set_phase(comm, fmt::format("{} warm-up and timed exchanges", label));
     std::vector<PhaseSeconds> phases;
     mine.seconds = time_exchanges(comm, opt, *ex, exec, phases);
-    Row row = reduce_row(comm, n, mine);
+    Row row = reduce_row(comm, spec.n, mine);
+    row.global = spec.global;
+    row.halo = spec.halo;
     if (opt.breakdown) {
       show(s, step + ": breakdown");
-      set_phase(comm, fmt::format("N={} breakdown: the transfer alone", n));
+      set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
       row.phases = breakdown(comm, opt, *ex, phases[static_cast<std::size_t>(row.median_block)]);
     }
     if (report_huge) {
       row.huge = huge_figures(comm, *fields);
-      if (s.output) s.output->note(huge_note(n, *row.huge));
+      if (s.output) s.output->note(huge_note(label, *row.huge));
     }
     if (opt.limit) {
       show(s, step + ": copy limit");
-      set_phase(comm, fmt::format("N={} limits", n));
-      measure_limits(comm, s, *copy, exec, ex->plan(), row);
+      set_phase(comm, fmt::format("{} limits", label));
+      measure_limits(comm, s, *copy, exec, ex->plan(), label, row);
     }
     if (opt.overlap) {
       show(s, step + ": overlap");
-      if (!measure_overlap<ExecSpace, MemSpace>(comm, s, *ex, *out, exec, row)) {
+      if (!measure_overlap<ExecSpace, MemSpace>(comm, s, *ex, *out, exec, label, row)) {
         return ExitCode::check_failed;
       }
     }

@@ -9,10 +9,18 @@ ProcGrid choose_grid(const Options& opt, int nranks) {
   return opt.grid ? ProcGrid(*opt.grid) : auto_grid(nranks);
 }
 
-std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& /*grid*/) {
+std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
   std::vector<RowSpec> rows;
-  for (const std::int64_t n : opt.sizes) rows.push_back({n, {n, n, n}, opt.halo});
+  for (const std::int64_t n : opt.sizes) {
+    const Index3 global = opt.local ? Index3{n * grid.dim(0), n * grid.dim(1), n * grid.dim(2)} : Index3{n, n, n};
+    for (const int h : opt.halos) rows.push_back({n, global, h});
+  }
   return rows;
+}
+
+std::string row_label(const Options& opt, const RowSpec& row) {
+  return std::string(opt.local ? "L=" : "N=") + std::to_string(row.n) +
+         (opt.halos.size() > 1 ? " H=" + std::to_string(row.halo) : std::string());
 }
 
 Shape shape_of(const Options& opt, const RowSpec& row) {
@@ -20,6 +28,7 @@ Shape shape_of(const Options& opt, const RowSpec& row) {
   s.global = row.global;
   s.halo = row.halo;
   s.dirs = opt.stencil == StencilKind::box ? box_directions() : star_directions(opt.axes);
+  s.fields = opt.fields;
   return s;
 }
 
@@ -37,37 +46,39 @@ Status validate_layout(const Options& opt, int nranks) {
                   std::to_string(nranks));
     }
   }
-  if (opt.overlap && opt.halo > kMaxOverlapReach) {
-    return fail("--overlap takes halo widths up to " + std::to_string(kMaxOverlapReach) + "; --halo is " +
-                std::to_string(opt.halo));
+  if (opt.overlap && opt.max_halo() > kMaxOverlapReach) {
+    return fail("--overlap takes halo widths up to " + std::to_string(kMaxOverlapReach) + "; --halo has " +
+                std::to_string(opt.max_halo()));
   }
   const ProcGrid grid = choose_grid(opt, nranks);
   const std::vector<RowSpec> rows = row_specs(opt, grid);
-  constexpr std::int64_t kExactCheck = std::int64_t{1} << 17;  // check values exact in a double below
-  for (const RowSpec& r : rows) {
-    if (opt.check && r.n >= kExactCheck) {
-      return fail("--check needs N below " + std::to_string(kExactCheck) +
-                  ", where every cell's value is exact in a double; N=" + std::to_string(r.n));
-    }
-  }
   const char* names = "xyz";
   for (const RowSpec& r : rows) {
+    const std::string row = row_label(opt, r);
+    // Each global cell's --check value, times the fields, must be exact in a double.
+    const double values = static_cast<double>(r.global[0]) * static_cast<double>(r.global[1]) *
+                          static_cast<double>(r.global[2]) * static_cast<double>(opt.fields);
+    if (opt.check && values >= 9007199254740992.0) {
+      return fail("--check needs fewer than 2^53 values (cells of the global box times fields), where every "
+                  "cell's value is exact in a double; " + row + " on grid " + grid.str() + " has " +
+                  dims_string(r.global) + " x " + std::to_string(opt.fields));
+    }
     for (int a = 0; a < 3; ++a) {
       const std::int64_t smallest = r.global[a] / grid.dim(a);  // the last blocks get no remainder
       if (smallest < r.halo) {
-        return fail("N=" + std::to_string(r.n) + " on grid " + grid.str() +
-                    ": the smallest local extent along " + names[a] + " is " + std::to_string(smallest) +
-                    ", below the halo width " + std::to_string(r.halo));
+        return fail(row + " on grid " + grid.str() + ": the smallest local extent along " + names[a] + " is " +
+                    std::to_string(smallest) + ", below the halo width " + std::to_string(r.halo));
       }
     }
-    // Each face is one MPI message or datatype with an int element count.
+    // Each message is one MPI count of values: a face of every field it carries.
+    const double carried = opt.messages == Messages::aggregated ? opt.fields : 1;
     auto largest = [&](int a) { return (r.global[a] + grid.dim(a) - 1) / grid.dim(a); };
     for (int a = 0; a < 3; ++a) {
-      const double elems = static_cast<double>(r.halo) * static_cast<double>(largest((a + 1) % 3)) *
+      const double elems = carried * static_cast<double>(r.halo) * static_cast<double>(largest((a + 1) % 3)) *
                            static_cast<double>(largest((a + 2) % 3));
       if (elems > static_cast<double>(INT_MAX)) {
-        return fail("N=" + std::to_string(r.n) + ": a face normal to " + names[a] + " would hold more than " +
-                    std::to_string(INT_MAX) + " values, beyond one MPI message");
+        return fail(row + ": a face normal to " + names[a] + " would hold more than " + std::to_string(INT_MAX) +
+                    " values, beyond one MPI message" + (carried > 1 ? " (try --messages separate)" : ""));
       }
     }
   }

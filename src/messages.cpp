@@ -2,7 +2,7 @@
 
 namespace halobw {
 
-MessageTable make_message_table(const RankPlan& plan, SelfMode self) {
+MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mode) {
   MessageTable t;
   std::size_t offset = 0;
   for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
@@ -11,15 +11,18 @@ MessageTable make_message_table(const RankPlan& plan, SelfMode self) {
       t.copies.push_back(static_cast<int>(p));
       continue;
     }
-    Message m;
-    m.piece = static_cast<int>(p);
-    m.first_field = 0;
-    m.fields = plan.fields;
-    m.tag = piece.dir;
-    m.offset = offset;
-    m.count = static_cast<std::size_t>(piece.cells()) * static_cast<std::size_t>(m.fields);
-    offset += m.count;
-    t.messages.push_back(m);
+    const bool one = mode == Messages::aggregated || plan.fields == 1;
+    for (int f = 0; f < (one ? 1 : plan.fields); ++f) {
+      Message m;
+      m.piece = static_cast<int>(p);
+      m.first_field = f;
+      m.fields = one ? plan.fields : 1;
+      m.tag = piece.dir + (one ? 0 : kDirections * f);
+      m.offset = offset;
+      m.count = static_cast<std::size_t>(piece.cells()) * static_cast<std::size_t>(m.fields);
+      offset += m.count;
+      t.messages.push_back(m);
+    }
   }
   t.buffer_values = offset;
   return t;

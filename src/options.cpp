@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -9,6 +10,18 @@
 #include <sstream>
 
 namespace halobw {
+
+std::string Options::halo_list() const {
+  std::string s;
+  for (int h : halos) s += (s.empty() ? "" : ",") + std::to_string(h);
+  return s;
+}
+
+int Options::max_halo() const {
+  int m = 0;
+  for (int h : halos) m = std::max(m, h);
+  return m;
+}
 
 std::string Options::directions() const {
   if (stencil == StencilKind::box) return "box";
@@ -30,6 +43,8 @@ namespace {
 
 constexpr std::int64_t kMaxSize = INT_MAX;  // MPI subarray dimensions are int
 constexpr int kMaxRepeats = 1000000;        // one double per block is kept
+constexpr std::int64_t kMaxHalo = 1 << 20;  // far beyond any stencil; keeps 2h in an int
+constexpr int kMaxFields = 1000;            // separate messages are tagged direction + 26 x field: < 32767
 
 // A plain decimal whole number in [lo, hi]. (CLI11's own conversion would
 // also take 0x10, 010 and +5.)
@@ -142,6 +157,9 @@ struct Given {
   std::string timeout;
   std::string output;
   CLI::Option* axis_opt = nullptr;
+  CLI::Option* local = nullptr;
+  std::vector<std::string> local_sizes;
+  std::vector<std::string> halos;
   CLI::Option* stencil = nullptr;
   CLI::Option* streams = nullptr;
   CLI::Option* progress = nullptr;
@@ -162,17 +180,37 @@ void add_decomposition(CLI::App& app, Options& o, Given& g) {
   g.stencil = add_choice(*s, "--stencil", o.stencil,
                          "star: the faces (default); box: faces, edges and corners, all 26 neighbours");
   g.axis_opt = axis;
-  add_count(*s, "--halo", o.halo, 1, "halo width h in cells (default 1)", "H");
+  s->add_option("--halo", g.halos, "halo widths h in cells, one row per size and width (default 1)")
+      ->check(whole_list(1, kMaxHalo))
+      ->type_name("H1,H2,...");
+  g.local = s->add_option("--local", g.local_sizes,
+                          "per-rank cube sides L1,L2,...: each rank owns LxLxL, the global box is "
+                          "(gx L, gy L, gz L); instead of --sizes")
+                ->check(whole_list(1, kMaxSize))
+                ->type_name("L1,L2,...");
   s->add_option("--grid", g.grid, "process grid; default: least face area, z cut most")
       ->type_name("GX,GY,GZ");
 }
 
 Status finish_decomposition(Options& o, const Given& g, const EnvLookup& env) {
-  if (!g.sizes.empty()) {
-    o.sizes.clear();
-    for (const auto& raw : g.sizes) {
-      for (const auto& item : split(raw, ',')) o.sizes.push_back(*parse_whole(item, 1, kMaxSize));
+  if (!g.sizes.empty() && !g.local_sizes.empty()) {
+    return fail("--local with --sizes: give per-rank sides (--local) or global sides (--sizes), not both");
+  }
+  auto whole_items = [](const std::vector<std::string>& given, std::int64_t hi) {
+    std::vector<std::int64_t> out;
+    for (const auto& raw : given) {
+      for (const auto& item : split(raw, ',')) out.push_back(*parse_whole(item, 1, hi));
     }
+    return out;
+  };
+  if (!g.sizes.empty()) o.sizes = whole_items(g.sizes, kMaxSize);
+  if (!g.local_sizes.empty()) {
+    o.sizes = whole_items(g.local_sizes, kMaxSize);
+    o.local = true;
+  }
+  if (!g.halos.empty()) {
+    o.halos.clear();
+    for (const auto h : whole_items(g.halos, kMaxHalo)) o.halos.push_back(static_cast<int>(h));
   }
   if (o.stencil == StencilKind::box && g.axis_opt->count() > 0) {
     return fail("--axis with --stencil box: a box stencil exchanges all 26 directions");
@@ -212,6 +250,13 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
   cuda->excludes(hip);
   g.gpu_aware = add_choice(*s, "--gpu-aware", o.gpu_aware,
                            "MPI on device buffers (on) or staged through host memory (off); default auto");
+  s->add_option("--fields", o.fields,
+                "fields K exchanged together, each its own View (default 1); Send_B counts all of them")
+      ->transform(whole(1, kMaxFields))
+      ->type_name("K");
+  add_choice(*s, "--messages", o.messages,
+             "with K fields: one message per neighbour carrying all K (aggregated, default) or K messages "
+             "(separate)");
   add_choice(*s, "--hugepages", o.hugepages,
              "host fields and buffers 2 MiB aligned and advised to transparent huge pages (on, default) "
              "or as the allocator gives them (off); device memory is unaffected");

@@ -33,7 +33,7 @@ const std::vector<Setting> kSettings{
     {"grid", true, true, Type::grid, [](const HeaderInfo& h) { return h.grid; }},
     {"grid_source", true, true, Type::text, [](const HeaderInfo& h) { return h.grid_source; }},
     {"directions", true, true, Type::text, [](const HeaderInfo& h) { return h.directions; }},
-    {"halo", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.halo); }},
+    {"halo", true, true, Type::int_list, [](const HeaderInfo& h) { return h.halo; }},
     {"iters", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.iters); }},
     {"warmup", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.warmup); }},
     {"repeats", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.repeats); }},
@@ -50,6 +50,9 @@ const std::vector<Setting> kSettings{
      [](const HeaderInfo& h) { return std::string(h.overlap ? "1" : "0"); }},
     {"streams", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.streams); }},
     {"progress", true, true, Type::text, [](const HeaderInfo& h) { return h.progress; }},
+    {"local", true, true, Type::integer, [](const HeaderInfo& h) { return std::string(h.local ? "1" : "0"); }},
+    {"fields", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.fields); }},
+    {"messages", true, true, Type::text, [](const HeaderInfo& h) { return h.messages; }},
 };
 
 // Provenance: the last columns of every CSV row (JSON holds them in "program" and "run").
@@ -141,6 +144,17 @@ std::string json_head(const HeaderInfo& h) {
       case Type::grid:
         run[s.name] = h.grid_dims;
         break;
+      case Type::int_list: {
+        ordered_json list = ordered_json::array();
+        std::size_t start = 0;
+        while (start <= v.size()) {
+          const std::size_t comma = std::min(v.find(',', start), v.size());
+          list.push_back(std::stoll(v.substr(start, comma - start)));
+          start = comma + 1;
+        }
+        run[s.name] = list;
+        break;
+      }
       default:
         run[s.name] = v;
     }
@@ -175,6 +189,9 @@ std::string json_row(const Row& row, const Groups& groups) {
         break;
       case Cell::Kind::na:
         j[c.name] = nullptr;
+        break;
+      case Cell::Kind::text:
+        j[c.name] = v.text;
         break;
       default:
         break;  // not measured: absent

@@ -15,6 +15,7 @@ std::string format_header(const HeaderInfo& h) {
   out += fmt::format("# ranks {} nodes {} grid {} directions {} halo {} iters {} warmup {}\n", h.ranks,
                      h.nodes, h.grid, h.directions, h.halo, h.iters, h.warmup);
   out += fmt::format("# pack {} self {}\n", h.pack, h.self);
+  out += fmt::format("# stencil {} fields {} messages {}\n", h.stencil, h.fields, h.messages);
   out += fmt::format("# gpu_aware {} contiguous {}\n", h.gpu_aware, h.contiguous ? 1 : 0);
   if (h.rank_host.size() <= static_cast<std::size_t>(kRankListLimit)) {
     out += "# rank_device";
@@ -97,6 +98,14 @@ double reduce_max(const Comm& comm, double mine) {
   double slowest = 0;
   check_mpi(MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
   return slowest;
+}
+
+std::uint64_t reduce_max_bytes(const Comm& comm, std::uint64_t mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  unsigned long long v = mine;
+  unsigned long long most = 0;
+  check_mpi(MPI_Allreduce(&v, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm.get()), "MPI_Allreduce");
+  return most;
 }
 
 double reduce_median_max(const Comm& comm, const std::vector<double>& mine) {

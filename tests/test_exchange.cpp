@@ -97,7 +97,7 @@ TEST(Exchange, EveryGhostCellOnEveryTransport) {
         for (std::int64_t n : {12, 13}) {
           Options o;
           o.sizes = {n};
-          o.halo = h;
+          o.halos = {h};
           o.grid = dims;
           if (validate_layout(o, comm.size())) continue;  // a local extent below h
           for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {

@@ -39,7 +39,7 @@ TEST(Options, Defaults) {
   const Options& o = r->options;
   EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{64, 128, 256}));
   EXPECT_EQ(o.directions(), "x");
-  EXPECT_EQ(o.halo, 1);
+  EXPECT_EQ(o.halos, std::vector<int>{1});
   EXPECT_EQ(o.iters, 50);
   EXPECT_EQ(o.warmup, 5);
   EXPECT_FALSE(o.grid.has_value());
@@ -58,7 +58,7 @@ TEST(Options, EveryFlag) {
   EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{16, 32}));
   EXPECT_EQ(o.axes, (AxisSet{false, false, true}));
   EXPECT_EQ(o.directions(), "z");
-  EXPECT_EQ(o.halo, 2);
+  EXPECT_EQ(o.halos, std::vector<int>{2});
   EXPECT_EQ(o.iters, 7);
   EXPECT_EQ(o.warmup, 0);
   EXPECT_EQ(*o.grid, (Dims3{1, 1, 2}));
@@ -190,13 +190,13 @@ TEST(Layout, GridMustMatchRanks) {
 TEST(Layout, LocalExtentAtLeastHalo) {
   Options o;
   o.sizes = {64, 3};
-  o.halo = 2;
+  o.halos = {2};
   const auto e = validate_layout(o, 2);  // 1x1x2: 3 / 2 = 1 < 2 along z
   ASSERT_TRUE(e);
   EXPECT_NE(e->message.find("N=3"), std::string::npos) << e->message;
   EXPECT_NE(e->message.find("along z"), std::string::npos) << e->message;
   o.sizes = {1};
-  o.halo = 1;
+  o.halos = {1};
   EXPECT_TRUE(validate_layout(o, 2));  // an extent of zero
   o.sizes = {4};
   EXPECT_FALSE(validate_layout(o, 2));
@@ -214,10 +214,23 @@ TEST(Layout, GridDimensionsCannotOverflow) {
 TEST(Layout, CheckNeedsExactValues) {
   Options o;
   o.check = true;
-  o.sizes = {131072};
+  o.sizes = {208064};  // 208064^3 > 2^53
   const auto e = validate_layout(o, 1);
   ASSERT_TRUE(e);
-  EXPECT_NE(e->message.find("--check needs N below 131072"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("--check needs fewer than 2^53 values"), std::string::npos) << e->message;
+  // 2^15 cubed is 2^45 cells: 255 fields stay exact, 256 do not (one message per field keeps
+  // each below INT_MAX values).
+  o.sizes = {32768};
+  o.messages = Messages::separate;
+  o.fields = 255;
+  EXPECT_FALSE(validate_layout(o, 1));
+  o.fields = 256;
+  ASSERT_TRUE(validate_layout(o, 1));
+  EXPECT_NE(validate_layout(o, 1)->message.find("--check needs fewer than 2^53"), std::string::npos);
+  o.fields = 255;
+  o.messages = Messages::aggregated;  // 255 faces of 2^30 values in one message
+  ASSERT_TRUE(validate_layout(o, 1));
+  EXPECT_NE(validate_layout(o, 1)->message.find("try --messages separate"), std::string::npos);
 }
 
 TEST(Layout, FaceMustFitOneMessage) {

@@ -70,27 +70,38 @@ TEST(Report, HeaderLines) {
   std::istringstream in(s);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
-  ASSERT_EQ(lines.size(), 10u);
+  ASSERT_EQ(lines.size(), 11u);
   EXPECT_EQ(lines[0], "# halo-bandwidth 9.9");
   EXPECT_EQ(lines[1], "# backend host device host");
   EXPECT_EQ(lines[2], "# ranks 2 nodes 2 grid 1x1x2 directions z halo 1 iters 50 warmup 5");
   EXPECT_EQ(lines[3], "# pack datatype self copy");
-  EXPECT_EQ(lines[4], "# gpu_aware n/a contiguous 0");
-  EXPECT_EQ(lines[5], "# rank_device 0:-1 1:-1");
-  EXPECT_EQ(lines[6], "# rank_host 0:a 1:b");
-  EXPECT_EQ(lines[7], "# grid_source auto transport datatype schedule -");
-  EXPECT_EQ(lines[8], "# Uni_GBps = remote send bytes / time / 1e9; Duplex_GBps = 2 * Uni_GBps");
-  EXPECT_EQ(lines[9], "# a note");
+  EXPECT_EQ(lines[4], "# stencil star fields 1 messages aggregated");
+  EXPECT_EQ(lines[5], "# gpu_aware n/a contiguous 0");
+  EXPECT_EQ(lines[6], "# rank_device 0:-1 1:-1");
+  EXPECT_EQ(lines[7], "# rank_host 0:a 1:b");
+  EXPECT_EQ(lines[8], "# grid_source auto transport datatype schedule -");
+  EXPECT_EQ(lines[9], "# Uni_GBps = remote send bytes / time / 1e9; Duplex_GBps = 2 * Uni_GBps");
+  EXPECT_EQ(lines[10], "# a note");
+  // Above 64 ranks, one line per node: the header grows with the nodes, not the ranks.
+  HeaderInfo big = h;
+  big.rank_host.assign(130, "a");
+  std::fill(big.rank_host.begin() + 128, big.rank_host.end(), "b");
+  big.rank_device.assign(130, -1);
+  const std::string at_scale = format_header(big);
+  EXPECT_EQ(at_scale.find("# rank_host"), std::string::npos);
+  EXPECT_NE(at_scale.find("# node a ranks 0-127 devices -1*128\n# node b ranks 128-129 devices -1*2\n"),
+            std::string::npos)
+      << at_scale;
 }
 
 TEST(Report, OptionalColumnsFollowTheStandardOnes) {
   const Groups all = Groups().add(Group::send_min).add(Group::spread).add(Group::breakdown).add(Group::limit);
   std::vector<std::string> names;
   for (const Column* c : table_columns(all)) names.emplace_back(c->name);
-  const std::vector<std::string> want{"N",           "Send_B",    "Time_us",      "Uni_GBps",   "Duplex_GBps",
+  const std::vector<std::string> want{"N",          "Send_B",    "Time_us",   "Uni_GBps",  "Duplex_GBps",
                                       "RemoteFaces", "SelfFaces", "OffNodeFaces", "Send_min_B", "Min_us",
-                                      "Max_us",      "Pack_us",   "Xfer_us",      "Stage_us",   "Unpack_us",
-                                      "Xfer_GBps",   "Eff",       "Copy_GBps",    "Peer_GBps"};
+                                      "Max_us",     "Pack_us",   "Mpi_us",    "Stage_us",  "Unpack_us",
+                                      "Xfer_us",    "Xfer_GBps", "Eff",       "Copy_GBps", "Peer_GBps"};
   EXPECT_EQ(names, want);
   Row row;
   row.n = 64;
@@ -99,11 +110,11 @@ TEST(Report, OptionalColumnsFollowTheStandardOnes) {
   row.counts.remote_faces = 2;
   row.min_seconds = 18e-6;
   row.max_seconds = 25e-6;
-  row.phases = Phases{2e-6, 16e-6, 0.0, 3e-6};
+  row.phases = Phases{2e-6, 15e-6, 0.0, 3e-6, 16e-6};  // pack, mpi, stage, unpack; xfer reference
   row.copy_gbps = 12.3456;
   // Uni 3.277, Xfer_GBps = 65536 / 16 us = 4.096, Eff = 16 / 20 = 0.80.
   EXPECT_EQ(format_row(row, all),
-            "64 65536 20.0 3.277 6.554 2 0 0 65536 18.0 25.0 2.0 16.0 0.0 3.0 4.096 0.80 12.346 n/a\n");
+            "64 65536 20.0 3.277 6.554 2 0 0 65536 18.0 25.0 2.0 15.0 0.0 3.0 16.0 4.096 0.80 12.346 n/a\n");
   // The standard columns are the same with or without the optional ones.
   const auto fields = row_fields(row, all);
   const auto plain = row_fields(row, Groups{});
@@ -128,37 +139,56 @@ TEST(Report, SpreadIsMedianMinMax) {
 // file order after the settings, a CSV row leaves unmeasured groups empty, and
 // a JSON row carries only the measured groups (Send_min_B always).
 TEST(Columns, OneTableForEveryFormat) {
+  // The CSV header: the settings, every column in the table's order, then the provenance.
   const std::string header = csv_header();
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
-  EXPECT_NE(header.find(",contiguous,N,Send_B,Send_min_B,Time_us,"), std::string::npos) << header;
+  EXPECT_NE(header.find(",messages,N,L,Global,H,Send_B,Time_us,"), std::string::npos) << header;
+  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,hosts,environment\n"), std::string::npos)
+      << header;
   std::size_t names = 0;
   for (const Column& c : columns()) {
-    EXPECT_NE(header.find(std::string(",") + c.name), std::string::npos) << c.name;
+    EXPECT_NE(header.find(std::string(",") + c.name + ","), std::string::npos) << c.name;
     ++names;
   }
-  EXPECT_EQ(std::count(header.begin(), header.end(), ','), static_cast<long>(names + 20 - 1));
+  std::size_t settings_csv = 0;
+  for (const Setting& st : settings()) settings_csv += st.csv ? 1 : 0;
+  EXPECT_EQ(static_cast<std::size_t>(std::count(header.begin(), header.end(), ',')),
+            names + settings_csv + provenance().size() - 1);
   Row row;
   row.n = 16;
+  row.global = {16, 16, 16};
+  row.halo = 1;
   row.send_max = row.send_min = 4096;
   row.seconds = 2e-6;
   row.counts.remote_faces = 2;
   HeaderInfo h;
   h.grid = "1x1x2";
+  h.command_line = {"halo-bandwidth", "--sizes", "16,32"};
+  // Unmeasured groups stay empty; Send_min_B, Global and H are in every row; a comma is quoted.
   const std::string plain = csv_row(h, row, Groups{});
-  EXPECT_NE(plain.find(",16,4096,4096,2.0,2.048,4.096,2,0,0,,,,,,,,,,\n"), std::string::npos) << plain;
+  EXPECT_NE(plain.find(",16,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,,,4096,,,"), std::string::npos) << plain;
+  EXPECT_NE(plain.find(",\"halo-bandwidth --sizes 16,32\","), std::string::npos) << plain;
+  EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 1);
   const std::string json = json_row(row, Groups{});
   EXPECT_NE(json.find("\"Send_min_B\":4096"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"Global\":\"16x16x16\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"H\":1"), std::string::npos) << json;
+  EXPECT_EQ(json.find("\"L\""), std::string::npos) << json;
   EXPECT_EQ(json.find("Min_us"), std::string::npos) << json;
   EXPECT_EQ(json.find("Eff"), std::string::npos) << json;
-  row.phases = Phases{1e-6, 1e-6, 0.0, 1e-6};
+  row.phases = Phases{1e-6, 0.5e-6, 0.0, 0.5e-6, 1e-6};
   const std::string with = json_row(row, Groups().add(Group::breakdown).add(Group::limit));
   EXPECT_NE(with.find("\"Eff\":0.5"), std::string::npos) << with;
   EXPECT_NE(with.find("\"Peer_GBps\":null"), std::string::npos) << with;
   EXPECT_EQ(with.find("Copy_GBps"), std::string::npos) << with;  // not measured: absent
+  // --local: L and Global in the table, not N.
+  const Groups local = Groups().set(Group::cube, false).add(Group::local);
+  EXPECT_EQ(format_columns(local).rfind("# L Global Send_B Time_us", 0), 0u) << format_columns(local);
+  EXPECT_EQ(format_row(row, local).rfind("16 16x16x16 4096 2.0", 0), 0u) << format_row(row, local);
   // Every column has a unit, a meaning and decimals that fit its kind.
   for (const Column& c : columns()) {
     EXPECT_TRUE(c.unit && *c.unit) << c.name;
     EXPECT_TRUE(c.meaning && *c.meaning) << c.name;
-    EXPECT_GE(c.decimals, kWhole) << c.name;
+    EXPECT_GE(c.decimals, kText) << c.name;
   }
 }

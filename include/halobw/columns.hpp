@@ -15,6 +15,9 @@ namespace halobw {
 // Columns come in groups; a table shows a group when the run measures it.
 enum class Group {
   standard,   // every row
+  cube,       // N: rows are global cube sides (--sizes)
+  local,      // L and Global: rows are per-rank sides (--local)
+  sweep,      // H: more than one halo width
   send_min,   // Send_min_B: some sizes do not split evenly (always in CSV and JSON)
   spread,     // Min_us Max_us: --repeats > 1
   breakdown,  // --breakdown
@@ -33,28 +36,35 @@ class Groups {
     bits_ |= 1u << static_cast<unsigned>(g);
     return *this;
   }
-  Groups& set(Group g, bool on) { return on ? add(g) : *this; }
+  Groups& set(Group g, bool on) {
+    if (on) return add(g);
+    bits_ &= ~(1u << static_cast<unsigned>(g));
+    return *this;
+  }
   [[nodiscard]] bool has(Group g) const {
     return g == Group::standard || (bits_ & (1u << static_cast<unsigned>(g))) != 0;
   }
 
  private:
-  unsigned bits_ = 0;
+  unsigned bits_ = 1u << static_cast<unsigned>(Group::cube);  // rows are global sizes unless --local
 };
 
 // One value of one row: not measured (absent), could not be measured (n/a,
 // JSON null), a whole number or a number.
 struct Cell {
-  enum class Kind { absent, na, integer, number };
+  enum class Kind { absent, na, integer, number, text };
   Kind kind = Kind::absent;
   std::int64_t integer = 0;
   double number = 0;
-  static Cell of(std::int64_t v) { return {Kind::integer, v, 0}; }
-  static Cell of(double v) { return {Kind::number, 0, v}; }
-  static Cell na() { return {Kind::na, 0, 0}; }
+  std::string text;
+  static Cell of(std::int64_t v) { return {Kind::integer, v, 0, {}}; }
+  static Cell of(double v) { return {Kind::number, 0, v, {}}; }
+  static Cell of(std::string v) { return {Kind::text, 0, 0, std::move(v)}; }
+  static Cell na() { return {Kind::na, 0, 0, {}}; }
 };
 
 constexpr int kWhole = -1;  // decimals of a whole-number column
+constexpr int kText = -2;   // a text column (Global: "GXxGYxGZ")
 
 struct Column {
   const char* name;
@@ -63,6 +73,7 @@ struct Column {
   Group group;
   bool na_allowed;      // may be n/a (JSON null)
   bool in_table;        // shown by the table (else in files only)
+  bool always_in_files;  // present in every file row, whatever the groups
   const char* meaning;  // one line, as docs/output.md says it
   Cell (*value)(const Row&);
 };

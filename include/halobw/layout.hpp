@@ -27,6 +27,9 @@ struct RowSpec {
 };
 [[nodiscard]] std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid);
 
+// "N=64", "L=32", with " H=2" in a halo sweep: how notes and messages name a row.
+[[nodiscard]] std::string row_label(const Options& opt, const RowSpec& row);
+
 // What a row exchanges: its global box, halo, directions and fields.
 [[nodiscard]] Shape shape_of(const Options& opt, const RowSpec& row);
 

@@ -30,7 +30,10 @@ struct MessageTable {
   std::size_t buffer_values = 0;  // the length of each packed buffer (send, receive)
 };
 
-[[nodiscard]] MessageTable make_message_table(const RankPlan& plan, SelfMode self);
+// Aggregated: one message per piece carrying every field (tag: the direction);
+// separate: one message per piece and field (tag: direction + 26 x field).
+[[nodiscard]] MessageTable make_message_table(const RankPlan& plan, SelfMode self,
+                                              Messages mode = Messages::aggregated);
 
 // What the exchanger allocates besides the fields, in values of 8 bytes.
 struct BufferSizes {

@@ -19,12 +19,13 @@ namespace halobw {
 
 struct Options {
   // Decomposition: the grid, how it is cut and which faces move.
-  std::vector<std::int64_t> sizes{64, 128, 256};  // global cube sides, one row each
+  std::vector<std::int64_t> sizes{64, 128, 256};  // global cube sides, or per-rank sides (--local): one row each
+  bool local = false;                             // sizes are per-rank cube sides L (--local)
   std::optional<Dims3> grid;                      // from --grid or OPENPFC_FD_PROC_GRID
   GridSource grid_source = GridSource::automatic;
   AxisSet axes{true, false, false};
   bool all_faces = false;
-  int halo = 1;
+  std::vector<int> halos{1};  // halo widths h, one row per size and width
   StencilKind stencil = StencilKind::star;  // box: faces, edges and corners, all 26 directions
 
   // Exchange: where the field lives and how faces travel.
@@ -35,6 +36,8 @@ struct Options {
   GpuAwareMode gpu_aware = GpuAwareMode::automatic;
   std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
   Toggle hugepages = Toggle::on;          // host memory 2 MiB aligned and advised to huge pages
+  int fields = 1;                         // fields exchanged together, each its own View
+  Messages messages = Messages::aggregated;
 
   // Measurement: the clock and what is measured besides the exchange.
   int iters = 50;
@@ -55,6 +58,9 @@ struct Options {
 
   // "x", "y", "z", "all" (the six faces), or "box" (all 26 directions).
   [[nodiscard]] std::string directions() const;
+  // The halo widths as given: "1", "1,2,4".
+  [[nodiscard]] std::string halo_list() const;
+  [[nodiscard]] int max_halo() const;
 };
 
 // Looks up an environment variable; nullopt when unset.

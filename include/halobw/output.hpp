@@ -24,7 +24,7 @@ struct Setting {
   const char* name;
   bool csv;
   bool json_run;
-  enum class Type { text, integer, grid } type;
+  enum class Type { text, integer, grid, int_list } type;
   std::string (*value)(const HeaderInfo&);
 };
 [[nodiscard]] const std::vector<Setting>& settings();

@@ -26,7 +26,10 @@ struct HeaderInfo {
   std::string grid;         // "GXxGYxGZ"
   std::string grid_source;  // "auto", "--grid", "OPENPFC_FD_PROC_GRID"
   std::string directions;   // "x", "y", "z", "all"
-  int halo = 1;
+  std::string halo = "1";  // the widths as given: "1", "1,2,4"
+  int fields = 1;
+  std::string messages = "aggregated";
+  bool local = false;  // rows are per-rank sides (--local)
   int iters = 50;
   int warmup = 5;
   std::string pack;         // "datatype", "kernel"
@@ -107,7 +110,9 @@ struct HugeFigures {
 
 // One size, reduced over the ranks.
 struct Row {
-  std::int64_t n = 0;
+  std::int64_t n = 0;  // the row's size: N, or L with --local
+  Index3 global{0, 0, 0};
+  int halo = 1;
   std::uint64_t send_max = 0;         // Send_B: the most remote bytes any rank sends
   std::uint64_t send_min = 0;         // the least
   double seconds = 0;                 // the slowest rank's time per exchange (median block)
@@ -138,6 +143,8 @@ struct RankFigures {
 [[nodiscard]] Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine);
 // Per block the slowest rank's value, then the median block. Collective.
 [[nodiscard]] double reduce_median_max(const Comm& comm, const std::vector<double>& mine);
+// The largest value over the ranks. Collective.
+[[nodiscard]] std::uint64_t reduce_max_bytes(const Comm& comm, std::uint64_t mine);
 // The slowest rank's value. Collective.
 [[nodiscard]] double reduce_max(const Comm& comm, double mine);
 // The phases of the rank whose phases add up to the most. Collective.

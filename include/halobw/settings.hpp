@@ -21,7 +21,8 @@ enum class GridSource { automatic, flag, environment };
 enum class Format { table, csv, json };
 
 enum class Toggle { off, on };
-enum class StencilKind { star, box };    // faces only, or faces, edges and corners (26 neighbours)
+enum class StencilKind { star, box };
+enum class Messages { aggregated, separate };  // K fields: one message per piece, or one per piece and field    // faces only, or faces, edges and corners (26 neighbours)
 enum class ProgressMode { wait, poll };  // how the host drives MPI while the interior runs (--overlap)
 
 // When packed faces are sent and unpacked (packing transports only).
@@ -79,6 +80,11 @@ template <>
 struct Names<Toggle> {
   static constexpr std::array<std::pair<const char*, Toggle>, 2> list{
       {{"off", Toggle::off}, {"on", Toggle::on}}};
+};
+template <>
+struct Names<Messages> {
+  static constexpr std::array<std::pair<const char*, Messages>, 2> list{
+      {{"aggregated", Messages::aggregated}, {"separate", Messages::separate}}};
 };
 template <>
 struct Names<StencilKind> {
