@@ -124,7 +124,7 @@ def parse_header(lines):
             h["grid"] = (int(m.group(3)), int(m.group(4)), int(m.group(5)))
             h["directions"] = m.group(6)
             h["halos"] = [int(v) for v in m.group(7).split(",")]
-        m = re.match(r"# stencil (\w+) fields (\d+) messages (\w+)", line)
+        m = re.match(r"# stencil (\w+) fields (\d+) messages (\w+) method (\w+)", line)
         if m:
             h["fields"] = int(m.group(2))
         if line.startswith("# rank_host"):

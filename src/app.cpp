@@ -202,6 +202,8 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   h.halo = opt.halo_list();
   h.fields = opt.fields;
   h.messages = to_string(opt.messages);
+  h.method = to_string(opt.method);
+  h.rma_sync = opt.method == MethodKind::rma ? to_string(opt.rma_sync) : "-";
   h.local = opt.local;
   h.iters = opt.iters;
   h.warmup = opt.warmup;

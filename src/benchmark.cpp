@@ -269,7 +269,7 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
   setup.schedule = opt.schedule;
   setup.breakdown = opt.breakdown;
   setup.watchdog = comm.watchdog();
-  setup.method = with_faults(make_p2p, s.faults, comm.rank(), comm.size());
+  setup.method = with_faults(method_factory(opt.method, opt.rma_sync), s.faults, comm.rank(), comm.size());
   setup.host_placement = host_placement(opt.hugepages == Toggle::on);
   const bool report_huge = setup.host_placement == Placement::huge_pages && is_host_memory<MemSpace>;
   const ExecSpace exec;
@@ -289,6 +289,7 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     std::unique_ptr<Ex> ex;
     std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
     std::string error;
+    bool unavailable = false;  // the MPI library cannot do this method here: bad input, not a failure
     try {
       fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
                                                     buffer_placement<MemSpace>(setup.host_placement));
@@ -302,6 +303,9 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
                                                    buffer_placement<MemSpace>(setup.host_placement),
                                                    "halobw::stencil_out");
       }
+    } catch (const MethodUnavailable& e) {
+      error = e.what();
+      unavailable = true;
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -309,7 +313,7 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
         agree(comm, error.empty() ? Status{}
                                   : fail(fmt::format("{}: rank {} could not set up the exchange: {}", label,
                                                      comm.rank(), error),
-                                         ExitCode::runtime_error));
+                                         unavailable ? ExitCode::bad_input : ExitCode::runtime_error));
     if (v) {
       print_error(comm, s, "halo-bandwidth: error: " + v->message + "\n");
       return v->code;

@@ -63,12 +63,13 @@ MethodFactory with_faults(MethodFactory base, const FaultPlan& plan, int rank, i
   const bool skip = plan.skip_sends_rank == rank;
   const bool bad = plan.bad_peer_rank == rank;
   if (!skip && !bad) return base;
-  return
-      [base = std::move(base), bad, comm_size](MPI_Comm comm, std::vector<Wire> wires, Watchdog* watchdog) {
-        auto inner = base(comm, wires, watchdog);
-        return std::unique_ptr<Method>(
-            std::make_unique<FaultyMethod>(std::move(inner), comm, std::move(wires), bad, comm_size));
-      };
+  return [base = std::move(base), bad, comm_size](MethodContext ctx) {
+    const MPI_Comm comm = ctx.comm;
+    std::vector<Wire> wires = ctx.wires;
+    auto inner = base(std::move(ctx));
+    return std::unique_ptr<Method>(
+        std::make_unique<FaultyMethod>(std::move(inner), comm, std::move(wires), bad, comm_size));
+  };
 }
 
 }  // namespace halobw

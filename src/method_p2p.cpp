@@ -1,5 +1,7 @@
 // The p2p method: MPI_Irecv and MPI_Isend per message, MPI_Waitany as the
 // receives land, MPI_Waitall for the rest. Requests are made per exchange.
+// The persistent method is the same with requests made once per row
+// (MPI_Recv_init, MPI_Send_init) and started per exchange.
 #include "halobw/method.hpp"
 #include "halobw/mpi.hpp"
 
@@ -7,44 +9,20 @@ namespace halobw {
 
 namespace {
 
-class P2P final : public Method {
+// The requests of one exchange and their completion, shared by p2p and persistent.
+class Requests : public Method {
  public:
-  P2P(MPI_Comm comm, std::vector<Wire> wires, Watchdog* watchdog)
-      : comm_(comm),
-        wires_(std::move(wires)),
-        watchdog_(watchdog),
+  Requests(MethodContext ctx)
+      : comm_(ctx.comm),
+        wires_(std::move(ctx.wires)),
+        watchdog_(ctx.watchdog),
         requests_(2 * wires_.size(), MPI_REQUEST_NULL) {
     std::vector<std::string> recvs;
-    std::vector<std::string> all;
     for (const Wire& w : wires_) recvs.push_back(w.what_recv);
-    all = recvs;
+    std::vector<std::string> all = recvs;
     for (const Wire& w : wires_) all.push_back(w.what_send);
     receives_ = Awaited(std::move(recvs));
     everything_ = Awaited(std::move(all));
-  }
-
-  void post_receives() override {
-    done_ = false;
-    drained_ = 0;
-    receives_.set_all_pending(true);
-    everything_.set_all_pending(true);
-    for (std::size_t m = 0; m < wires_.size(); ++m) {
-      const Wire& w = wires_[m];
-      check_mpi(
-          MPI_Irecv(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_, &requests_[m]),
-          "MPI_Irecv", w.recv_peer);
-    }
-  }
-
-  void send(std::size_t m) override {
-    const Wire& w = wires_[m];
-    check_mpi(MPI_Isend(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_,
-                        &requests_[wires_.size() + m]),
-              "MPI_Isend", w.send_peer);
-  }
-
-  void send_all() override {
-    for (std::size_t m = 0; m < wires_.size(); ++m) send(m);
   }
 
   bool test() override {
@@ -78,21 +56,102 @@ class P2P final : public Method {
               "MPI_Waitall");
   }
 
- private:
+ protected:
+  // A new exchange: nothing has landed yet.
+  void restart() {
+    done_ = false;
+    drained_ = 0;
+    receives_.set_all_pending(true);
+    everything_.set_all_pending(true);
+  }
+  MPI_Request* recv_request(std::size_t m) { return &requests_[m]; }
+  MPI_Request* send_request(std::size_t m) { return &requests_[wires_.size() + m]; }
+
   MPI_Comm comm_;
   std::vector<Wire> wires_;
   Watchdog* watchdog_;
   std::vector<MPI_Request> requests_;  // receives first, then sends
+
+ private:
   Awaited receives_;
   Awaited everything_;
   bool done_ = false;        // test() saw every request complete
   std::size_t drained_ = 0;  // landed messages handed out by wait_any() since
 };
 
+class P2P final : public Requests {
+ public:
+  using Requests::Requests;
+
+  void post_receives() override {
+    restart();
+    for (std::size_t m = 0; m < wires_.size(); ++m) {
+      const Wire& w = wires_[m];
+      check_mpi(MPI_Irecv(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_, recv_request(m)),
+                "MPI_Irecv", w.recv_peer);
+    }
+  }
+
+  void send(std::size_t m) override {
+    const Wire& w = wires_[m];
+    check_mpi(MPI_Isend(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_, send_request(m)),
+              "MPI_Isend", w.send_peer);
+  }
+
+  void send_all() override {
+    for (std::size_t m = 0; m < wires_.size(); ++m) send(m);
+  }
+};
+
+class Persistent final : public Requests {
+ public:
+  explicit Persistent(MethodContext ctx) : Requests(std::move(ctx)) {
+    for (std::size_t m = 0; m < wires_.size(); ++m) {
+      const Wire& w = wires_[m];
+      check_mpi(MPI_Recv_init(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_, recv_request(m)),
+                "MPI_Recv_init", w.recv_peer);
+      check_mpi(MPI_Send_init(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_, send_request(m)),
+                "MPI_Send_init", w.send_peer);
+    }
+  }
+  ~Persistent() override {
+    for (MPI_Request& r : requests_) {
+      if (r != MPI_REQUEST_NULL) report_mpi(MPI_Request_free(&r), "MPI_Request_free");
+    }
+  }
+  Persistent(const Persistent&) = delete;
+  Persistent& operator=(const Persistent&) = delete;
+
+  void post_receives() override {
+    restart();
+    if (!wires_.empty()) {
+      check_mpi(MPI_Startall(static_cast<int>(wires_.size()), recv_request(0)), "MPI_Startall");
+    }
+  }
+  void send(std::size_t m) override { check_mpi(MPI_Start(send_request(m)), "MPI_Start", wires_[m].send_peer); }
+  void send_all() override {
+    if (!wires_.empty()) {
+      check_mpi(MPI_Startall(static_cast<int>(wires_.size()), send_request(0)), "MPI_Startall");
+    }
+  }
+};
+
 }  // namespace
 
-std::unique_ptr<Method> make_p2p(MPI_Comm comm, std::vector<Wire> wires, Watchdog* watchdog) {
-  return std::make_unique<P2P>(comm, std::move(wires), watchdog);
+std::unique_ptr<Method> make_p2p(MethodContext ctx) { return std::make_unique<P2P>(std::move(ctx)); }
+std::unique_ptr<Method> make_persistent(MethodContext ctx) { return std::make_unique<Persistent>(std::move(ctx)); }
+
+MethodFactory method_factory(MethodKind kind, RmaSync sync) {
+  switch (kind) {
+    case MethodKind::persistent:
+      return make_persistent;
+    case MethodKind::neighbor:
+      return make_neighbor;
+    case MethodKind::rma:
+      return [sync](MethodContext ctx) { return make_rma(std::move(ctx), sync); };
+    default:
+      return make_p2p;
+  }
 }
 
 }  // namespace halobw

@@ -157,6 +157,9 @@ struct Given {
   std::string timeout;
   std::string output;
   CLI::Option* axis_opt = nullptr;
+  CLI::Option* method = nullptr;
+  CLI::Option* rma_sync = nullptr;
+  CLI::Option* schedule = nullptr;
   CLI::Option* local = nullptr;
   std::vector<std::string> local_sizes;
   std::vector<std::string> halos;
@@ -239,7 +242,14 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
                       "buffers (device default)");
   add_choice(*s, "--self", o.self,
              "self faces (neighbour is the rank itself): local copy, or an MPI message to self");
-  add_choice(*s, "--schedule", o.schedule,
+  g.method = add_choice(*s, "--method", o.method,
+                        "how MPI moves the messages: p2p (Irecv/Isend, default), persistent (Recv_init/Send_init "
+                        "once, Startall), neighbor (MPI_Ineighbor_alltoallw on a graph of the peers) or rma "
+                        "(MPI_Put into the peer's window)");
+  g.rma_sync = add_choice(*s, "--rma-sync", o.rma_sync,
+                          "--method rma: general active target, post/start/complete/wait among neighbours "
+                          "(pscw, default), or MPI_Win_fence over all ranks (fence)");
+  g.schedule = add_choice(*s, "--schedule", o.schedule,
              "packed faces: pipelined (send each as packed, unpack each as it lands; default) "
              "or bulk (pack all, send all, wait all, unpack all)");
   g.backend = add_choice(*s, "--backend", o.backend,
@@ -273,6 +283,17 @@ Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,
                 " is not in this build; it has: " + backend_list(backends));
   }
   if (g.pack->count() == 0) o.pack = o.backend == Backend::host ? PackMode::datatype : PackMode::kernel;
+  if (g.rma_sync->count() > 0 && o.method != MethodKind::rma) {
+    return fail("--rma-sync needs --method rma: it says how one-sided puts are synchronised");
+  }
+  if (o.method == MethodKind::neighbor) {
+    // One collective carries every message: nothing can be sent as soon as it is packed.
+    if (g.schedule->count() > 0 && o.schedule == Schedule::pipelined) {
+      return fail("--method neighbor with --schedule pipelined: MPI_Ineighbor_alltoallw sends every message in "
+                  "one call; use --schedule bulk (the default with --method neighbor)");
+    }
+    o.schedule = Schedule::bulk;
+  }
   if (g.gpu_aware->count() > 0) {
     o.gpu_aware_source = "--gpu-aware";
   } else if (auto e = env("OPENPFC_ASSUME_GPU_AWARE_MPI"); e && !e->empty()) {

@@ -53,6 +53,8 @@ const std::vector<Setting> kSettings{
     {"local", true, true, Type::integer, [](const HeaderInfo& h) { return std::string(h.local ? "1" : "0"); }},
     {"fields", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.fields); }},
     {"messages", true, true, Type::text, [](const HeaderInfo& h) { return h.messages; }},
+    {"method", true, true, Type::text, [](const HeaderInfo& h) { return h.method; }},
+    {"rma_sync", true, true, Type::text, [](const HeaderInfo& h) { return h.rma_sync; }},
 };
 
 // Provenance: the last columns of every CSV row (JSON holds them in "program" and "run").

@@ -75,7 +75,7 @@ TEST(Report, HeaderLines) {
   EXPECT_EQ(lines[1], "# backend host device host");
   EXPECT_EQ(lines[2], "# ranks 2 nodes 2 grid 1x1x2 directions z halo 1 iters 50 warmup 5");
   EXPECT_EQ(lines[3], "# pack datatype self copy");
-  EXPECT_EQ(lines[4], "# stencil star fields 1 messages aggregated");
+  EXPECT_EQ(lines[4], "# stencil star fields 1 messages aggregated method p2p");
   EXPECT_EQ(lines[5], "# gpu_aware n/a contiguous 0");
   EXPECT_EQ(lines[6], "# rank_device 0:-1 1:-1");
   EXPECT_EQ(lines[7], "# rank_host 0:a 1:b");

@@ -95,8 +95,8 @@ class Exchanger {
     to.recv = recv_.view.data();
     copies_ = make_copy_plan<ExecSpace, MemSpace>(plan_, table_, to, kPacks);
     if constexpr (!kPacks) make_datatypes();
-    method_ = setup_.method(comm_, wires(kPacks), setup_.watchdog);
-    if (sizes.packed > 0 && setup_.breakdown) xfer_ = setup_.method(comm_, wires(true), setup_.watchdog);
+    method_ = setup_.method(context(kPacks));
+    if (sizes.packed > 0 && setup_.breakdown) xfer_ = setup_.method(context(true));
     Kokkos::fence();
   }
 
@@ -200,50 +200,87 @@ class Exchanger {
   }
 
  private:
-  // The wires of every message: packed buffers (contiguous), or the fields' subarrays.
-  std::vector<Wire> wires(bool contiguous) const {
-    std::vector<Wire> out;
+  // What the method is built from: the wires of every message, over the
+  // packed buffers (contiguous) or the fields' subarrays, and what this rank
+  // exposes to one-sided puts (the receive buffer, or every field).
+  MethodContext context(bool contiguous) const {
+    MethodContext ctx;
+    ctx.comm = comm_;
+    ctx.watchdog = setup_.watchdog;
+    double* send = mpi_buffer(send_, send_host_);
+    double* recv = mpi_buffer(recv_, recv_host_);
+    if (contiguous) {
+      ctx.exposed.push_back({recv, table_.buffer_values * sizeof(double)});
+    } else {
+      for (const Field& f : fields_) ctx.exposed.push_back({f.data(), plan_.field_values() * sizeof(double)});
+      ctx.dynamic = true;
+    }
     for (std::size_t m = 0; m < table_.messages.size(); ++m) {
       const Message& msg = table_.messages[m];
       const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
       Wire w;
       if (contiguous) {
-        w.send = {mpi_buffer(send_, send_host_) + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
-        w.recv = {mpi_buffer(recv_, recv_host_) + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
+        w.send = {send + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
+        w.recv = {recv + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
+        w.parts.push_back(w.send);
+        w.landing.where.push_back(static_cast<MPI_Aint>(msg.offset * sizeof(double)));
+        w.landing.count = static_cast<int>(msg.count);
       } else {
-        w.send = types_[m].send;
-        w.recv = types_[m].recv;
+        const Typed& t = types_[m];
+        w.send = t.send;
+        w.recv = t.recv;
+        for (int f = 0; f < msg.fields; ++f) {
+          double* field = fields_[static_cast<std::size_t>(msg.first_field + f)].data();
+          w.parts.push_back({field, 1, t.send_one});
+          MPI_Aint where = 0;
+          check_mpi(MPI_Get_address(field, &where), "MPI_Get_address");
+          w.landing.where.push_back(where);
+        }
+        for (std::size_t a = 0; a < 3; ++a) {
+          w.landing.subarray[a] = static_cast<int>(plan_.padded[a]);
+          w.landing.subarray[3 + a] = static_cast<int>(piece.recv_box.extent(static_cast<int>(a)));
+          w.landing.subarray[6 + a] = static_cast<int>(piece.recv_box.lo[a]);
+        }
       }
       w.send_peer = piece.send_peer;
       w.recv_peer = piece.recv_peer;
       w.tag = msg.tag;
       const char* kind = kind_name(piece.kind());
-      w.what_recv = "the " + direction_name(opposite(piece.dir)) + " ghost " + kind + " from rank " +
+      const std::string field =
+          msg.fields == plan_.fields ? std::string() : " field " + std::to_string(msg.first_field);
+      w.what_recv = "the " + direction_name(opposite(piece.dir)) + " ghost " + kind + field + " from rank " +
                     std::to_string(piece.recv_peer) + " (receive, tag " + std::to_string(msg.tag) + ")";
-      w.what_send = "rank " + std::to_string(piece.send_peer) + " to take the " + kind + " sent " +
+      w.what_send = "rank " + std::to_string(piece.send_peer) + " to take the " + kind + field + " sent " +
                     direction_name(piece.dir) + " (send, tag " + std::to_string(msg.tag) + ")";
-      out.push_back(std::move(w));
+      ctx.wires.push_back(std::move(w));
     }
-    return out;
+    return ctx;
   }
 
+  // A message on the datatype transport: its send and receive as MPI sees
+  // them, and the subarray of one field's send piece (one-sided puts).
   struct Typed {
     Endpoint send;
     Endpoint recv;
+    MPI_Datatype send_one = MPI_DATATYPE_NULL;
   };
 
-  // One subarray per piece and field; a message of several fields is a
-  // struct of their subarrays at absolute addresses, sent from MPI_BOTTOM.
+  // One subarray per piece; a message of several fields is a struct of their
+  // subarrays at absolute addresses, sent from MPI_BOTTOM.
   void make_datatypes() {
     for (const Message& msg : table_.messages) {
       const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
-      types_.push_back({endpoint(piece.send_box, msg), endpoint(piece.recv_box, msg)});
+      Typed t;
+      t.send = endpoint(piece.send_box, msg, &t.send_one);
+      t.recv = endpoint(piece.recv_box, msg, nullptr);
+      types_.push_back(t);
     }
   }
 
-  Endpoint endpoint(const Box& box, const Message& msg) {
+  Endpoint endpoint(const Box& box, const Message& msg, MPI_Datatype* one_field) {
     owned_types_.push_back(subarray(box));
     const MPI_Datatype one = owned_types_.back().get();
+    if (one_field != nullptr) *one_field = one;
     if (msg.fields == 1) return {fields_[static_cast<std::size_t>(msg.first_field)].data(), 1, one};
     std::vector<int> lengths(static_cast<std::size_t>(msg.fields), 1);
     std::vector<MPI_Aint> where(static_cast<std::size_t>(msg.fields));

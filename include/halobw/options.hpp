@@ -32,7 +32,9 @@ struct Options {
   Backend backend = Backend::host;
   PackMode pack = PackMode::datatype;  // host default; kernel on a device backend
   SelfMode self = SelfMode::copy;
-  Schedule schedule = Schedule::pipelined;  // packing transports
+  Schedule schedule = Schedule::pipelined;  // packing transports (bulk by default for --method neighbor)
+  MethodKind method = MethodKind::p2p;
+  RmaSync rma_sync = RmaSync::pscw;
   GpuAwareMode gpu_aware = GpuAwareMode::automatic;
   std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
   Toggle hugepages = Toggle::on;          // host memory 2 MiB aligned and advised to huge pages

@@ -29,6 +29,8 @@ struct HeaderInfo {
   std::string halo = "1";  // the widths as given: "1", "1,2,4"
   int fields = 1;
   std::string messages = "aggregated";
+  std::string method = "p2p";
+  std::string rma_sync = "-";  // "pscw", "fence"; "-" unless --method rma
   bool local = false;  // rows are per-rank sides (--local)
   int iters = 50;
   int warmup = 5;

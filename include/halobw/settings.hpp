@@ -22,7 +22,9 @@ enum class Format { table, csv, json };
 
 enum class Toggle { off, on };
 enum class StencilKind { star, box };
-enum class Messages { aggregated, separate };  // K fields: one message per piece, or one per piece and field    // faces only, or faces, edges and corners (26 neighbours)
+enum class Messages { aggregated, separate };
+enum class MethodKind { p2p, persistent, neighbor, rma };  // how MPI moves the messages
+enum class RmaSync { pscw, fence };                        // --method rma: the synchronisation  // K fields: one message per piece, or one per piece and field    // faces only, or faces, edges and corners (26 neighbours)
 enum class ProgressMode { wait, poll };  // how the host drives MPI while the interior runs (--overlap)
 
 // When packed faces are sent and unpacked (packing transports only).
@@ -80,6 +82,18 @@ template <>
 struct Names<Toggle> {
   static constexpr std::array<std::pair<const char*, Toggle>, 2> list{
       {{"off", Toggle::off}, {"on", Toggle::on}}};
+};
+template <>
+struct Names<MethodKind> {
+  static constexpr std::array<std::pair<const char*, MethodKind>, 4> list{{{"p2p", MethodKind::p2p},
+                                                                           {"persistent", MethodKind::persistent},
+                                                                           {"neighbor", MethodKind::neighbor},
+                                                                           {"rma", MethodKind::rma}}};
+};
+template <>
+struct Names<RmaSync> {
+  static constexpr std::array<std::pair<const char*, RmaSync>, 2> list{
+      {{"pscw", RmaSync::pscw}, {"fence", RmaSync::fence}}};
 };
 template <>
 struct Names<Messages> {
