@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <functional>
 #include <set>
+#include <thread>
 
 #include "halobw/benchmark.hpp"
 #include "halobw/columns.hpp"
@@ -28,6 +30,20 @@
 namespace halobw {
 
 namespace {
+
+// The environment every result file records (rank 0's values): the overrides,
+// the device visibility, and the Slurm job.
+constexpr const char* kProvenanceEnvironment[] = {"OPENPFC_FD_PROC_GRID",
+                                                  "OPENPFC_ASSUME_GPU_AWARE_MPI",
+                                                  "MPICH_GPU_SUPPORT_ENABLED",
+                                                  "CUDA_VISIBLE_DEVICES",
+                                                  "ROCR_VISIBLE_DEVICES",
+                                                  "HIP_VISIBLE_DEVICES",
+                                                  "SLURM_JOB_ID",
+                                                  "SLURM_JOB_NODELIST",
+                                                  "SLURM_NTASKS",
+                                                  "SLURM_TASKS_PER_NODE",
+                                                  "SLURM_LOCALID"};
 
 std::string version_text() {
   return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})", HALOBW_VERSION, HALOBW_GIT_COMMIT,
@@ -68,7 +84,8 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
     use.send_max = use.limit && use.device ? send_range(grid, shape).max : 0;
     const MemoryNeed need = memory_need(plan, make_message_table(plan, opt.self, opt.messages), use);
     if (need.on_host() > worst_host) worst_host = need.on_host(), worst_host_n = row_label(opt, row);
-    if (need.on_device() > worst_device) worst_device = need.on_device(), worst_device_n = row_label(opt, row);
+    if (need.on_device() > worst_device)
+      worst_device = need.on_device(), worst_device_n = row_label(opt, row);
     if (need.total() > worst_total) worst_total = need.total(), worst_total_n = row_label(opt, row);
   }
   // Rows run one after another, so the peak is the largest row's need, summed over the node.
@@ -125,10 +142,7 @@ void add_provenance(HeaderInfo& h, const Options& opt, const ProcGrid& grid,
   h.start_utc = utc_now();
   h.grid_dims = grid.dims();
   h.repeats = opt.repeats;
-  for (const char* name : {"OPENPFC_FD_PROC_GRID", "OPENPFC_ASSUME_GPU_AWARE_MPI",
-                           "MPICH_GPU_SUPPORT_ENABLED", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
-    h.environment.emplace_back(name, env(name));
-  }
+  for (const char* name : kProvenanceEnvironment) h.environment.emplace_back(name, env(name));
 }
 
 // What --hugepages asked for and what the kernel offers; what it gave each
@@ -174,6 +188,49 @@ std::string overlap_note(const Options& opt) {
       "overlap: {}, writing a second field; interior on {}; progress {}; Exposed_us = Overlap_us - Comp_us; "
       "Hidden = (Blocking_us - Overlap_us) / Time_us; Comp_GBps = 16 B per owned cell and field / Comp_us",
       what, where, how);
+}
+
+// Whether the ranks on some node outnumber its cores: such a row measures the
+// scheduler as much as the network (Open MPI under srun does not even know
+// it is oversubscribed, and spins). Collective.
+std::optional<std::string> oversubscription(const Comm& comm, const NodeRank& node, const std::string& host) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int mine = node.local_size - cores;
+  int most = 0;
+  {
+    const auto armed = comm.guard("MPI_Allreduce");
+    check_mpi(MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, comm.get()), "MPI_Allreduce");
+  }
+  if (most <= 0) return std::nullopt;
+  return fmt::format(
+      "oversubscribed: on some node the ranks outnumber the cores, by up to {} (rank 0's node {}: {} "
+      "ranks, {} cores); these rows time the scheduler as much as MPI",
+      most, host, node.local_size, cores);
+}
+
+// The launcher's own count of tasks, against the ranks MPI sees. A launcher
+// and an MPI whose PMI do not match (MPICH under srun --mpi=pmix) start each
+// task as a job of one rank: every one would print a valid-looking table of
+// self faces. Pure.
+Status launcher_agrees(const EnvLookup& env, int mpi_size) {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"}) {
+    const auto v = env(name);
+    if (!v || v->empty()) continue;
+    const long tasks = std::strtol(v->c_str(), nullptr, 10);
+    // Slurm's counts describe the step or allocation, which may hold more than
+    // this job (mpirun inside an allocation): only a lone rank among many is sure.
+    const bool slurm = std::string(name).rfind("SLURM_", 0) == 0;
+    if (tasks > 0 && tasks != mpi_size && (!slurm || mpi_size == 1)) {
+      return fail(
+          fmt::format("the launcher started {} tasks ({}={}) but MPI sees {} rank{}: each task runs alone, "
+                      "so the launcher and "
+                      "the MPI library do not speak the same PMI (under srun: --mpi=pmix for Open MPI, "
+                      "--mpi=pmi2 for MPICH)",
+                      tasks, name, *v, mpi_size, mpi_size == 1 ? "" : "s"));
+    }
+    if (slurm) break;  // the step's count, when there is one, over the allocation's
+  }
+  return {};
 }
 
 std::string cut_hint(const ProcGrid& grid) {
@@ -287,6 +344,7 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
     return 0;
   }
   const Options& opt = parsed->options;
+  if (const Status v = agree(comm, launcher_agrees(env, comm.size()))) return stop(comm, *v);
   if (const Status v = agree(comm, validate_layout(opt, comm.size()))) return stop(comm, *v);
   // Rank 0 opens --output now, so an unwritable path fails before any measurement.
   Output output;
@@ -362,6 +420,9 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
                            ", which allows no second thread");
   }
   header.notes.push_back(memory_summary);
+  if (const auto over = oversubscription(comm, node, hosts[static_cast<std::size_t>(comm.rank())])) {
+    header.notes.push_back(*over);
+  }
   add_provenance(header, opt, grid, args, env);
   Progress progress(comm.rank() == 0 && stderr_is_terminal());
   if (comm.rank() == 0) {

@@ -89,7 +89,8 @@ const std::vector<Column> kColumns{
      "Send_B / time of a direct copy of Send_B bytes between the GPUs of a neighbouring pair; n/a where not "
      "measured",
      [](const Row& r) { return r.peer_gbps ? Cell::of(*r.peer_gbps) : Cell::na(); }},
-    {"Comp_us", "us", 1, Group::overlap, false, true, false, "the stencil over the owned cells alone, no exchange",
+    {"Comp_us", "us", 1, Group::overlap, false, true, false,
+     "the stencil over the owned cells alone, no exchange",
      [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->comp)) : Cell{}; }},
     {"Blocking_us", "us", 1, Group::overlap, false, true, false, "the exchange, then the stencil",
      [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->blocking)) : Cell{}; }},
@@ -162,9 +163,7 @@ std::vector<const Column*> table_columns(const Groups& groups) {
   return out;
 }
 
-bool in_files(const Column& c, const Groups& groups) {
-  return c.always_in_files || groups.has(c.group);
-}
+bool in_files(const Column& c, const Groups& groups) { return c.always_in_files || groups.has(c.group); }
 
 std::string table_text(const Column& c, const Cell& v) {
   return v.kind == Cell::Kind::absent || v.kind == Cell::Kind::na ? "n/a" : fixed(c, v);

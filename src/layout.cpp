@@ -12,7 +12,8 @@ ProcGrid choose_grid(const Options& opt, int nranks) {
 std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
   std::vector<RowSpec> rows;
   for (const std::int64_t n : opt.sizes) {
-    const Index3 global = opt.local ? Index3{n * grid.dim(0), n * grid.dim(1), n * grid.dim(2)} : Index3{n, n, n};
+    const Index3 global =
+        opt.local ? Index3{n * grid.dim(0), n * grid.dim(1), n * grid.dim(2)} : Index3{n, n, n};
     for (const int h : opt.halos) rows.push_back({n, global, h});
   }
   return rows;
@@ -59,15 +60,17 @@ Status validate_layout(const Options& opt, int nranks) {
     const double values = static_cast<double>(r.global[0]) * static_cast<double>(r.global[1]) *
                           static_cast<double>(r.global[2]) * static_cast<double>(opt.fields);
     if (opt.check && values >= 9007199254740992.0) {
-      return fail("--check needs fewer than 2^53 values (cells of the global box times fields), where every "
-                  "cell's value is exact in a double; " + row + " on grid " + grid.str() + " has " +
-                  dims_string(r.global) + " x " + std::to_string(opt.fields));
+      return fail(
+          "--check needs fewer than 2^53 values (cells of the global box times fields), where every "
+          "cell's value is exact in a double; " +
+          row + " on grid " + grid.str() + " has " + dims_string(r.global) + " x " +
+          std::to_string(opt.fields));
     }
     for (int a = 0; a < 3; ++a) {
       const std::int64_t smallest = r.global[a] / grid.dim(a);  // the last blocks get no remainder
       if (smallest < r.halo) {
-        return fail(row + " on grid " + grid.str() + ": the smallest local extent along " + names[a] + " is " +
-                    std::to_string(smallest) + ", below the halo width " + std::to_string(r.halo));
+        return fail(row + " on grid " + grid.str() + ": the smallest local extent along " + names[a] +
+                    " is " + std::to_string(smallest) + ", below the halo width " + std::to_string(r.halo));
       }
     }
     // Each message is one MPI count of values: a face of every field it carries.
@@ -77,8 +80,9 @@ Status validate_layout(const Options& opt, int nranks) {
       const double elems = carried * static_cast<double>(r.halo) * static_cast<double>(largest((a + 1) % 3)) *
                            static_cast<double>(largest((a + 2) % 3));
       if (elems > static_cast<double>(INT_MAX)) {
-        return fail(row + ": a face normal to " + names[a] + " would hold more than " + std::to_string(INT_MAX) +
-                    " values, beyond one MPI message" + (carried > 1 ? " (try --messages separate)" : ""));
+        return fail(row + ": a face normal to " + names[a] + " would hold more than " +
+                    std::to_string(INT_MAX) + " values, beyond one MPI message" +
+                    (carried > 1 ? " (try --messages separate)" : ""));
       }
     }
   }

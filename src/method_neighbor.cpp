@@ -44,11 +44,11 @@ class Neighbor final : public Method {
     }
     for (const Wire& w : wires_) what.push_back(w.what_send);
     awaited_ = Awaited(std::move(what));
-    const auto armed = Watchdog::Guard(watchdog_, "MPI_Dist_graph_create_adjacent", nullptr,
-                                       Watchdog::Kind::collective);
+    const auto armed =
+        Watchdog::Guard(watchdog_, "MPI_Dist_graph_create_adjacent", nullptr, Watchdog::Kind::collective);
     check_mpi(MPI_Dist_graph_create_adjacent(ctx.comm, static_cast<int>(n), sources.data(), MPI_UNWEIGHTED,
-                                             static_cast<int>(n), destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL,
-                                             0, &graph_),
+                                             static_cast<int>(n), destinations.data(), MPI_UNWEIGHTED,
+                                             MPI_INFO_NULL, 0, &graph_),
               "MPI_Dist_graph_create_adjacent");
   }
   ~Neighbor() override {
@@ -63,9 +63,9 @@ class Neighbor final : public Method {
     throw std::logic_error("the neighbor method sends every message at once (--schedule bulk)");
   }
   void send_all() override {
-    check_mpi(MPI_Ineighbor_alltoallw(MPI_BOTTOM, send_counts_.data(), send_displs_.data(), send_types_.data(),
-                                      MPI_BOTTOM, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
-                                      graph_, &request_),
+    check_mpi(MPI_Ineighbor_alltoallw(MPI_BOTTOM, send_counts_.data(), send_displs_.data(),
+                                      send_types_.data(), MPI_BOTTOM, recv_counts_.data(),
+                                      recv_displs_.data(), recv_types_.data(), graph_, &request_),
               "MPI_Ineighbor_alltoallw");
   }
   int wait_any() override { return -1; }
@@ -101,6 +101,8 @@ class Neighbor final : public Method {
 
 }  // namespace
 
-std::unique_ptr<Method> make_neighbor(MethodContext ctx) { return std::make_unique<Neighbor>(std::move(ctx)); }
+std::unique_ptr<Method> make_neighbor(MethodContext ctx) {
+  return std::make_unique<Neighbor>(std::move(ctx));
+}
 
 }  // namespace halobw

@@ -87,15 +87,17 @@ class P2P final : public Requests {
     restart();
     for (std::size_t m = 0; m < wires_.size(); ++m) {
       const Wire& w = wires_[m];
-      check_mpi(MPI_Irecv(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_, recv_request(m)),
-                "MPI_Irecv", w.recv_peer);
+      check_mpi(
+          MPI_Irecv(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_, recv_request(m)),
+          "MPI_Irecv", w.recv_peer);
     }
   }
 
   void send(std::size_t m) override {
     const Wire& w = wires_[m];
-    check_mpi(MPI_Isend(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_, send_request(m)),
-              "MPI_Isend", w.send_peer);
+    check_mpi(
+        MPI_Isend(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_, send_request(m)),
+        "MPI_Isend", w.send_peer);
   }
 
   void send_all() override {
@@ -108,9 +110,11 @@ class Persistent final : public Requests {
   explicit Persistent(MethodContext ctx) : Requests(std::move(ctx)) {
     for (std::size_t m = 0; m < wires_.size(); ++m) {
       const Wire& w = wires_[m];
-      check_mpi(MPI_Recv_init(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_, recv_request(m)),
+      check_mpi(MPI_Recv_init(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_,
+                              recv_request(m)),
                 "MPI_Recv_init", w.recv_peer);
-      check_mpi(MPI_Send_init(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_, send_request(m)),
+      check_mpi(MPI_Send_init(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_,
+                              send_request(m)),
                 "MPI_Send_init", w.send_peer);
     }
   }
@@ -128,7 +132,9 @@ class Persistent final : public Requests {
       check_mpi(MPI_Startall(static_cast<int>(wires_.size()), recv_request(0)), "MPI_Startall");
     }
   }
-  void send(std::size_t m) override { check_mpi(MPI_Start(send_request(m)), "MPI_Start", wires_[m].send_peer); }
+  void send(std::size_t m) override {
+    check_mpi(MPI_Start(send_request(m)), "MPI_Start", wires_[m].send_peer);
+  }
   void send_all() override {
     if (!wires_.empty()) {
       check_mpi(MPI_Startall(static_cast<int>(wires_.size()), send_request(0)), "MPI_Startall");
@@ -139,7 +145,9 @@ class Persistent final : public Requests {
 }  // namespace
 
 std::unique_ptr<Method> make_p2p(MethodContext ctx) { return std::make_unique<P2P>(std::move(ctx)); }
-std::unique_ptr<Method> make_persistent(MethodContext ctx) { return std::make_unique<Persistent>(std::move(ctx)); }
+std::unique_ptr<Method> make_persistent(MethodContext ctx) {
+  return std::make_unique<Persistent>(std::move(ctx));
+}
 
 MethodFactory method_factory(MethodKind kind, RmaSync sync) {
   switch (kind) {

@@ -195,11 +195,11 @@ class Rma final : public Method {
       const Wire& w = wires_[m];
       mine[m] = encode(w.landing);
       theirs[m].assign(10 + w.parts.size(), 0);
-      check_mpi(MPI_Irecv(theirs[m].data(), static_cast<int>(theirs[m].size()), MPI_LONG_LONG, w.send_peer, w.tag,
-                          comm, &requests[m]),
+      check_mpi(MPI_Irecv(theirs[m].data(), static_cast<int>(theirs[m].size()), MPI_LONG_LONG, w.send_peer,
+                          w.tag, comm, &requests[m]),
                 "MPI_Irecv", w.send_peer);
-      check_mpi(MPI_Isend(mine[m].data(), static_cast<int>(mine[m].size()), MPI_LONG_LONG, w.recv_peer, w.tag, comm,
-                          &requests[n + m]),
+      check_mpi(MPI_Isend(mine[m].data(), static_cast<int>(mine[m].size()), MPI_LONG_LONG, w.recv_peer, w.tag,
+                          comm, &requests[n + m]),
                 "MPI_Isend", w.recv_peer);
     }
     {
@@ -212,8 +212,8 @@ class Rma final : public Method {
       MPI_Datatype t = MPI_DATATYPE_NULL;
       const Landing& l = landings_.back();
       if (!l.contiguous()) {
-        check_mpi(MPI_Type_create_subarray(3, &l.subarray[0], &l.subarray[3], &l.subarray[6], MPI_ORDER_FORTRAN,
-                                           MPI_DOUBLE, &t),
+        check_mpi(MPI_Type_create_subarray(3, &l.subarray[0], &l.subarray[3], &l.subarray[6],
+                                           MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
                   "MPI_Type_create_subarray");
         check_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
       }

@@ -242,16 +242,17 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
                       "buffers (device default)");
   add_choice(*s, "--self", o.self,
              "self faces (neighbour is the rank itself): local copy, or an MPI message to self");
-  g.method = add_choice(*s, "--method", o.method,
-                        "how MPI moves the messages: p2p (Irecv/Isend, default), persistent (Recv_init/Send_init "
-                        "once, Startall), neighbor (MPI_Ineighbor_alltoallw on a graph of the peers) or rma "
-                        "(MPI_Put into the peer's window)");
+  g.method =
+      add_choice(*s, "--method", o.method,
+                 "how MPI moves the messages: p2p (Irecv/Isend, default), persistent (Recv_init/Send_init "
+                 "once, Startall), neighbor (MPI_Ineighbor_alltoallw on a graph of the peers) or rma "
+                 "(MPI_Put into the peer's window)");
   g.rma_sync = add_choice(*s, "--rma-sync", o.rma_sync,
                           "--method rma: general active target, post/start/complete/wait among neighbours "
                           "(pscw, default), or MPI_Win_fence over all ranks (fence)");
   g.schedule = add_choice(*s, "--schedule", o.schedule,
-             "packed faces: pipelined (send each as packed, unpack each as it lands; default) "
-             "or bulk (pack all, send all, wait all, unpack all)");
+                          "packed faces: pipelined (send each as packed, unpack each as it lands; default) "
+                          "or bulk (pack all, send all, wait all, unpack all)");
   g.backend = add_choice(*s, "--backend", o.backend,
                          "where the field lives (default host); this build: " + backend_list(backends));
   auto* cuda = s->add_flag("--cuda", g.cuda, "same as --backend cuda");
@@ -289,8 +290,9 @@ Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,
   if (o.method == MethodKind::neighbor) {
     // One collective carries every message: nothing can be sent as soon as it is packed.
     if (g.schedule->count() > 0 && o.schedule == Schedule::pipelined) {
-      return fail("--method neighbor with --schedule pipelined: MPI_Ineighbor_alltoallw sends every message in "
-                  "one call; use --schedule bulk (the default with --method neighbor)");
+      return fail(
+          "--method neighbor with --schedule pipelined: MPI_Ineighbor_alltoallw sends every message in "
+          "one call; use --schedule bulk (the default with --method neighbor)");
     }
     o.schedule = Schedule::bulk;
   }

@@ -15,8 +15,8 @@ std::string format_header(const HeaderInfo& h) {
   out += fmt::format("# ranks {} nodes {} grid {} directions {} halo {} iters {} warmup {}\n", h.ranks,
                      h.nodes, h.grid, h.directions, h.halo, h.iters, h.warmup);
   out += fmt::format("# pack {} self {}\n", h.pack, h.self);
-  out += fmt::format("# stencil {} fields {} messages {} method {}{}\n", h.stencil, h.fields, h.messages, h.method,
-                     h.rma_sync == "-" ? std::string() : " rma-sync " + h.rma_sync);
+  out += fmt::format("# stencil {} fields {} messages {} method {}{}\n", h.stencil, h.fields, h.messages,
+                     h.method, h.rma_sync == "-" ? std::string() : " rma-sync " + h.rma_sync);
   out += fmt::format("# gpu_aware {} contiguous {}\n", h.gpu_aware, h.contiguous ? 1 : 0);
   if (h.rank_host.size() <= static_cast<std::size_t>(kRankListLimit)) {
     out += "# rank_device";

@@ -98,10 +98,10 @@ TEST(Report, OptionalColumnsFollowTheStandardOnes) {
   const Groups all = Groups().add(Group::send_min).add(Group::spread).add(Group::breakdown).add(Group::limit);
   std::vector<std::string> names;
   for (const Column* c : table_columns(all)) names.emplace_back(c->name);
-  const std::vector<std::string> want{"N",          "Send_B",    "Time_us",   "Uni_GBps",  "Duplex_GBps",
+  const std::vector<std::string> want{"N",           "Send_B",    "Time_us",      "Uni_GBps",   "Duplex_GBps",
                                       "RemoteFaces", "SelfFaces", "OffNodeFaces", "Send_min_B", "Min_us",
-                                      "Max_us",     "Pack_us",   "Mpi_us",    "Stage_us",  "Unpack_us",
-                                      "Xfer_us",    "Xfer_GBps", "Eff",       "Copy_GBps", "Peer_GBps"};
+                                      "Max_us",      "Pack_us",   "Mpi_us",       "Stage_us",   "Unpack_us",
+                                      "Xfer_us",     "Xfer_GBps", "Eff",          "Copy_GBps",  "Peer_GBps"};
   EXPECT_EQ(names, want);
   Row row;
   row.n = 64;
@@ -143,7 +143,8 @@ TEST(Columns, OneTableForEveryFormat) {
   const std::string header = csv_header();
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
   EXPECT_NE(header.find(",messages,N,L,Global,H,Send_B,Time_us,"), std::string::npos) << header;
-  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,hosts,environment\n"), std::string::npos)
+  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,hosts,environment\n"),
+            std::string::npos)
       << header;
   std::size_t names = 0;
   for (const Column& c : columns()) {

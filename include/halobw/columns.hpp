@@ -71,10 +71,10 @@ struct Column {
   const char* unit;  // "cells", "bytes", "us", "GB/s", "count", "ratio"
   int decimals;      // fixed decimals in the table and CSV, or kWhole
   Group group;
-  bool na_allowed;      // may be n/a (JSON null)
-  bool in_table;        // shown by the table (else in files only)
+  bool na_allowed;       // may be n/a (JSON null)
+  bool in_table;         // shown by the table (else in files only)
   bool always_in_files;  // present in every file row, whatever the groups
-  const char* meaning;  // one line, as docs/output.md says it
+  const char* meaning;   // one line, as docs/output.md says it
   Cell (*value)(const Row&);
 };
 

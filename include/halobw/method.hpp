@@ -8,9 +8,9 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstddef>
 #include <functional>
-#include <array>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -36,7 +36,7 @@ struct Endpoint {
 // the part fills (sizes, subsizes, starts; all zero for contiguous values).
 struct Landing {
   std::vector<MPI_Aint> where;
-  int count = 0;                   // values per part when contiguous
+  int count = 0;                  // values per part when contiguous
   std::array<int, 9> subarray{};  // sizes[3], subsizes[3], starts[3]
   [[nodiscard]] bool contiguous() const { return subarray[0] == 0; }
 };

@@ -19,13 +19,14 @@ namespace halobw {
 
 struct Options {
   // Decomposition: the grid, how it is cut and which faces move.
-  std::vector<std::int64_t> sizes{64, 128, 256};  // global cube sides, or per-rank sides (--local): one row each
-  bool local = false;                             // sizes are per-rank cube sides L (--local)
-  std::optional<Dims3> grid;                      // from --grid or OPENPFC_FD_PROC_GRID
+  std::vector<std::int64_t> sizes{64, 128,
+                                  256};  // global cube sides, or per-rank sides (--local): one row each
+  bool local = false;                    // sizes are per-rank cube sides L (--local)
+  std::optional<Dims3> grid;             // from --grid or OPENPFC_FD_PROC_GRID
   GridSource grid_source = GridSource::automatic;
   AxisSet axes{true, false, false};
   bool all_faces = false;
-  std::vector<int> halos{1};  // halo widths h, one row per size and width
+  std::vector<int> halos{1};                // halo widths h, one row per size and width
   StencilKind stencil = StencilKind::star;  // box: faces, edges and corners, all 26 directions
 
   // Exchange: where the field lives and how faces travel.

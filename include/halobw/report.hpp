@@ -26,12 +26,12 @@ struct HeaderInfo {
   std::string grid;         // "GXxGYxGZ"
   std::string grid_source;  // "auto", "--grid", "OPENPFC_FD_PROC_GRID"
   std::string directions;   // "x", "y", "z", "all"
-  std::string halo = "1";  // the widths as given: "1", "1,2,4"
+  std::string halo = "1";   // the widths as given: "1", "1,2,4"
   int fields = 1;
   std::string messages = "aggregated";
   std::string method = "p2p";
   std::string rma_sync = "-";  // "pscw", "fence"; "-" unless --method rma
-  bool local = false;  // rows are per-rank sides (--local)
+  bool local = false;          // rows are per-rank sides (--local)
   int iters = 50;
   int warmup = 5;
   std::string pack;         // "datatype", "kernel"

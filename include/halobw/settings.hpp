@@ -24,7 +24,11 @@ enum class Toggle { off, on };
 enum class StencilKind { star, box };
 enum class Messages { aggregated, separate };
 enum class MethodKind { p2p, persistent, neighbor, rma };  // how MPI moves the messages
-enum class RmaSync { pscw, fence };                        // --method rma: the synchronisation  // K fields: one message per piece, or one per piece and field    // faces only, or faces, edges and corners (26 neighbours)
+enum class RmaSync {
+  pscw,
+  fence
+};  // --method rma: the synchronisation  // K fields: one message per piece, or one per piece and field    //
+    // faces only, or faces, edges and corners (26 neighbours)
 enum class ProgressMode { wait, poll };  // how the host drives MPI while the interior runs (--overlap)
 
 // When packed faces are sent and unpacked (packing transports only).
@@ -85,10 +89,11 @@ struct Names<Toggle> {
 };
 template <>
 struct Names<MethodKind> {
-  static constexpr std::array<std::pair<const char*, MethodKind>, 4> list{{{"p2p", MethodKind::p2p},
-                                                                           {"persistent", MethodKind::persistent},
-                                                                           {"neighbor", MethodKind::neighbor},
-                                                                           {"rma", MethodKind::rma}}};
+  static constexpr std::array<std::pair<const char*, MethodKind>, 4> list{
+      {{"p2p", MethodKind::p2p},
+       {"persistent", MethodKind::persistent},
+       {"neighbor", MethodKind::neighbor},
+       {"rma", MethodKind::rma}}};
 };
 template <>
 struct Names<RmaSync> {
