@@ -424,6 +424,7 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
     header.notes.push_back(*over);
   }
   add_provenance(header, opt, grid, args, env);
+  header.mpi_thread = thread_level_name(thread_level);
   Progress progress(comm.rank() == 0 && stderr_is_terminal());
   if (comm.rank() == 0) {
     output.begin(header, setup.groups);

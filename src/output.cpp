@@ -68,6 +68,7 @@ const std::vector<Setting> kProvenance{
                           join(h.backends, " "));
      }},
     {"mpi_library", true, false, Type::text, [](const HeaderInfo& h) { return h.mpi_library; }},
+    {"mpi_thread", true, false, Type::text, [](const HeaderInfo& h) { return h.mpi_thread; }},
     {"hosts", true, false, Type::text,
      [](const HeaderInfo& h) {
        std::vector<std::string> text;
@@ -122,7 +123,8 @@ std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups)
 std::string json_head(const HeaderInfo& h) {
   ordered_json program = {{"name", "halo-bandwidth"},   {"version", h.version},        {"commit", h.commit},
                           {"build_type", h.build_type}, {"compiler", h.compiler},      {"kokkos", h.kokkos},
-                          {"backends", h.backends},     {"mpi_library", h.mpi_library}};
+                          {"backends", h.backends},     {"mpi_library", h.mpi_library},
+                          {"mpi_thread", h.mpi_thread}};
   ordered_json hosts = ordered_json::array();
   std::map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < h.rank_host.size(); ++r) {
@@ -170,7 +172,7 @@ std::string json_head(const HeaderInfo& h) {
     run["limits"] = limits;
   }
   ordered_json head = {
-      {"schema", "halo-bandwidth-result"}, {"schema_version", 1}, {"program", program}, {"run", run}};
+      {"schema", "halo-bandwidth-result"}, {"schema_version", 2}, {"program", program}, {"run", run}};
   std::string text = head.dump(1);
   // Reopen the object to stream the rows: drop the closing brace.
   text.erase(text.find_last_of('}'));

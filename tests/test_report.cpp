@@ -142,8 +142,8 @@ TEST(Columns, OneTableForEveryFormat) {
   // The CSV header: the settings, every column in the table's order, then the provenance.
   const std::string header = csv_header();
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
-  EXPECT_NE(header.find(",messages,N,L,Global,H,Send_B,Time_us,"), std::string::npos) << header;
-  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,hosts,environment\n"),
+  EXPECT_NE(header.find(",rma_sync,N,L,Global,H,Send_B,Time_us,"), std::string::npos) << header;
+  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment\n"),
             std::string::npos)
       << header;
   std::size_t names = 0;

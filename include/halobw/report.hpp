@@ -51,6 +51,7 @@ struct HeaderInfo {
   std::string kokkos;
   std::vector<std::string> backends;
   std::string mpi_library;
+  std::string mpi_thread;  // the thread level MPI_Init_thread provided
   std::vector<std::string> command_line;
   std::string start_utc;  // "2026-11-30T12:00:00Z"
   std::array<int, 3> grid_dims{1, 1, 1};
