@@ -3,6 +3,7 @@
 #include <set>
 
 #include "halobw/messages.hpp"
+#include "halobw/settings.hpp"
 #include "halobw/pieces.hpp"
 
 using namespace halobw;
@@ -204,4 +205,97 @@ TEST(Messages, TableFromPieces) {
   EXPECT_EQ(buffer_sizes(copy, Transport::direct, false).packed, copy.buffer_values);
   EXPECT_EQ(buffer_sizes(copy, Transport::direct, false).staging, 0u);
   EXPECT_EQ(buffer_sizes(copy, Transport::staged, false).staging, copy.buffer_values);
+}
+
+// Box (--stencil box): 26 pieces with the bytes of the formulas, and
+// on 2 ranks over 1x1x2 each rank sends 16 h (N + 2h)^2 bytes per field.
+TEST(Pieces, BoxPiecesAndTheirBytes) {
+  for (int h = 1; h <= 3; ++h) {
+    Shape s;
+    s.global = {12, 12, 12};
+    s.halo = h;
+    s.dirs = box_directions();
+    s.fields = 2;
+    const RankPlan p = make_rank_plan(ProcGrid({1, 1, 2}), s, 0);  // 12x12x6 owned
+    ASSERT_EQ(p.pieces.size(), 26u);
+    for (const Piece& piece : p.pieces) {
+      const Offset3& d = offset_of(piece.dir);
+      std::uint64_t want = 8;  // one field: 8 h^k times the extents along the axes not crossed
+      for (int a = 0; a < 3; ++a) want *= d[a] != 0 ? static_cast<std::uint64_t>(h) : static_cast<std::uint64_t>(p.brick.extent[a]);
+      EXPECT_EQ(piece_bytes(piece), want) << direction_name(piece.dir);
+      EXPECT_EQ(piece.self, d[2] == 0) << direction_name(piece.dir);  // only z is cut
+    }
+    EXPECT_EQ(p.remote_bytes, 2ull * 16 * h * (12 + 2 * h) * (12 + 2 * h));
+    EXPECT_EQ(p.counts.remote_faces, 2);
+    EXPECT_EQ(p.counts.self_faces, 4);
+    EXPECT_EQ(p.counts.remote_edges, 8);    // the edges that cross z
+    EXPECT_EQ(p.counts.remote_corners, 8);  // every corner crosses z
+  }
+  // 2x2x2: every piece remote; 1x1x3: a grid dimension of 3 sends the two z sides to different ranks.
+  Shape s;
+  s.global = {8, 8, 8};
+  s.dirs = box_directions();
+  const RankPlan all = make_rank_plan(ProcGrid({2, 2, 2}), s, 0);
+  EXPECT_EQ(all.counts.remote_faces + all.counts.remote_edges + all.counts.remote_corners, 26);
+  s.global = {9, 9, 9};
+  const RankPlan three = make_rank_plan(ProcGrid({1, 1, 3}), s, 1);
+  for (const Piece& piece : three.pieces) {
+    const Offset3& d = offset_of(piece.dir);
+    if (d[2] != 0) EXPECT_EQ(piece.send_peer, d[2] > 0 ? 2 : 0) << direction_name(piece.dir);
+  }
+}
+
+// The stencil's boxes: interior and border are disjoint and cover the owned cells; the interior needs no
+// ghost cell along the axes the stencil reaches; too thin a brick is all border.
+TEST(Pieces, StencilBoxesCoverTheOwnedCells) {
+  for (const AxisSet reach : {AxisSet{false, false, true}, AxisSet{true, false, false}, AxisSet{true, true, true}}) {
+    for (int h = 1; h <= 3; ++h) {
+      const RankPlan p = plan(ProcGrid({1, 1, 1}), 11, h, reach, 0);
+      const StencilBoxes b = stencil_boxes(p, reach);
+      std::int64_t cells = b.interior.cells();
+      for (const Box& x : b.border) cells += x.cells();
+      EXPECT_EQ(cells, b.owned.cells());
+      for (int a = 0; a < 3; ++a) {
+        if (reach[static_cast<std::size_t>(a)]) {
+          EXPECT_EQ(b.interior.lo[a], 2 * h);  // a stencil of reach h there reads owned cells only
+          EXPECT_EQ(b.interior.hi[a], 11);
+        } else {
+          EXPECT_EQ(b.interior.extent(a), 11);
+        }
+      }
+      // Disjoint: no two boxes share a cell.
+      std::vector<Box> all = b.border;
+      all.push_back(b.interior);
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        for (std::size_t j = i + 1; j < all.size(); ++j) {
+          bool overlap = true;
+          for (int a = 0; a < 3; ++a) {
+            overlap = overlap && all[i].lo[a] < all[j].hi[a] && all[j].lo[a] < all[i].hi[a];
+          }
+          EXPECT_FALSE(overlap) << i << " " << j;
+        }
+      }
+    }
+  }
+  const RankPlan thin = plan(ProcGrid({1, 1, 1}), 3, 2, kZ, 0);
+  const StencilBoxes b = stencil_boxes(thin, kZ);
+  EXPECT_TRUE(b.interior.empty());
+  ASSERT_EQ(b.border.size(), 1u);
+  EXPECT_EQ(b.border[0], b.owned);
+}
+
+// --messages separate: one message per piece and field, tagged apart.
+TEST(Messages, SeparateMessagesPerField) {
+  Shape s = cube(16, 1, kZ, 3);
+  const RankPlan p = make_rank_plan(ProcGrid({1, 1, 2}), s, 0);
+  const MessageTable t = make_message_table(p, SelfMode::copy, Messages::separate);
+  ASSERT_EQ(t.messages.size(), 6u);
+  std::set<int> tags;
+  for (const Message& m : t.messages) {
+    EXPECT_EQ(m.fields, 1);
+    EXPECT_EQ(m.tag, p.pieces[static_cast<std::size_t>(m.piece)].dir + kDirections * m.first_field);
+    tags.insert(m.tag);
+  }
+  EXPECT_EQ(tags.size(), 6u);
+  EXPECT_EQ(t.buffer_values, make_message_table(p, SelfMode::copy).buffer_values);
 }
