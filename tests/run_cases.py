@@ -22,17 +22,56 @@ TIMEOUT = 120
 FAST = ["--iters", "10", "--warmup", "2"]
 
 
+def launcher_kind(mpiexec):
+    """'openmpi' (orterun/prterun), 'mpich' (hydra), or 'other', from `mpiexec --version`."""
+    try:
+        p = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=30)
+        text = p.stdout + p.stderr
+    except (OSError, subprocess.TimeoutExpired):
+        return "other"
+    if "Open MPI" in text or "OpenRTE" in text or "PRRTE" in text:
+        return "openmpi"
+    if "HYDRA" in text:
+        return "mpich"
+    return "other"
+
+
+def launch_prefix(mpiexec, kind, ranks):
+    """The launcher for `ranks` ranks on a machine that may have fewer cores:
+    Open MPI needs --oversubscribe; hydra places any number of ranks as is."""
+    cmd = [mpiexec, "-n", str(ranks)]
+    if kind == "openmpi":
+        cmd.append("--oversubscribe")
+    return cmd
+
+
+def mpmd_section(kind, ranks, env, argv):
+    """One section of an MPMD command line with its own environment:
+    Open MPI `-x VAR=VAL`, hydra `-env VAR VAL` (local to the section)."""
+    cmd = ["-n", str(ranks)]
+    for var, value in env.items():
+        cmd += ["-x", f"{var}={value}"] if kind == "openmpi" else ["-env", var, value]
+    return cmd + argv
+
+
 class Runner:
     def __init__(self, args):
         self.exe, self.mpiexec, self.checker = args.exe, args.mpiexec, args.checker
         self.python, self.tools = args.system_python, args.tools
+        # From the command line (run_cases.py --launcher-kind), else asked of the launcher.
+        kind = getattr(args, "launcher_kind", None)
+        self.kind = kind if kind and kind != "auto" else launcher_kind(self.mpiexec)
         self.failures = 0
         self.cases = 0
         import threading
         self.lock = threading.Lock()
 
+    def launch(self, ranks):
+        """The launcher's command line for `ranks` ranks, up to the executable."""
+        return launch_prefix(self.mpiexec, self.kind, ranks)
+
     def run(self, ranks, flags, env=None):
-        cmd = [self.mpiexec, "-n", str(ranks), "--oversubscribe", self.exe] + flags
+        cmd = self.launch(ranks) + [self.exe] + flags
         full_env = dict(os.environ, **(env or {}))
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=full_env)
@@ -124,7 +163,8 @@ def phases(r):
         for pack in (["--pack", "datatype"], ["--pack", "kernel"], ["--pack", "kernel", "--gpu-aware", "off"]):
             base = flags + pack + ["--sizes", "24,32", "--iters", "20", "--warmup", "2"]
             out = r.table(ranks, base + ["--breakdown", "--limit", "--repeats", "3", "--check"], rows=2,
-                          expect=["Min_us Max_us Pack_us Xfer_us Stage_us Unpack_us Xfer_GBps Eff Copy_GBps Peer_GBps",
+                          expect=["Min_us Max_us Pack_us Mpi_us Stage_us Unpack_us Xfer_us Xfer_GBps Eff Copy_GBps "
+                                  "Peer_GBps",
                                   "Peer_GBps = Send_B / time of a direct copy"])
             if not out:
                 continue
@@ -182,7 +222,8 @@ def formats(r):
                 # The CSV carries the table's numbers, column for column.
                 cols = [l for l in table.splitlines() if l.startswith("# N ")][0][2:].split()
                 trows = [dict(zip(cols, l.split())) for l in table.splitlines() if l and not l.startswith("#")]
-                crows = list(csv.DictReader(l for l in open(csv_path) if not l.startswith("#")))
+                # A plain CSV: any reader opens it as it is, no comment lines to filter.
+                crows = list(csv.DictReader(open(csv_path, newline="")))
                 doc = json.load(open(json_path))
                 if len(crows) != len(trows) or len(doc["rows"]) != len(trows):
                     r.fail(what, f"{len(trows)} table rows, {len(crows)} CSV rows, {len(doc['rows'])} JSON rows")
@@ -198,11 +239,17 @@ def formats(r):
                         r.fail(what, f"JSON row {j} against table row {t}")
                     if c["ranks"] != str(ranks) or doc["run"]["ranks"] != ranks:
                         r.fail(what, "ranks not carried")
-                head = [l for l in open(csv_path) if l.startswith("# ")]
-                for key in ("# command_line: halo-bandwidth --faces", "# start_utc: ", "# build: ", "# mpi_library: ",
-                            f"# hosts: {socket.gethostname()} ranks 0", "# environment: OPENPFC_FD_PROC_GRID="):
-                    if not any(l.startswith(key) for l in head):
-                        r.fail(what, f"CSV provenance lacks '{key}': {head}")
+                # The provenance rides in the last columns, the same on every row.
+                if any(l.startswith("#") for l in open(csv_path)):
+                    r.fail(what, "the CSV has comment lines")
+                first = crows[0] if crows else {}
+                for key, start in (("command_line", "halo-bandwidth --faces"), ("start_utc", "20"),
+                                   ("build", ""), ("mpi_library", ""), ("mpi_thread", "MPI_THREAD_"),
+                                   ("hosts", f"{socket.gethostname()} ranks 0"),
+                                   ("environment", "OPENPFC_FD_PROC_GRID=")):
+                    if not first.get(key, "").startswith(start) or not first.get(key) or \
+                            any(c[key] != first[key] for c in crows):
+                        r.fail(what, f"CSV provenance column {key}: {[c.get(key) for c in crows]}")
                 if doc["run"]["grid_source"] != "auto" or not doc["program"]["mpi_library"]:
                     r.fail(what, f"provenance: {doc['run']}")
                 print(f"ok   {what}: CSV and JSON parsed back, CSV rows equal the table's")
@@ -220,8 +267,8 @@ def formats(r):
         # On a terminal, rank 0 shows progress on stderr.
         if shutil.which("script"):
             r.cases += 1
-            cmd = " ".join([r.mpiexec, "-n", "2", "--oversubscribe", r.exe, "--axis", "z", "--sizes", "12,16",
-                            "--output", os.path.join(work, "p.csv"), "--format", "csv", "--quiet"] + FAST)
+            cmd = " ".join(r.launch(2) + [r.exe, "--axis", "z", "--sizes", "12,16",
+                                          "--output", os.path.join(work, "p.csv"), "--format", "csv", "--quiet"] + FAST)
             p = subprocess.run(["script", "-qec", cmd + " 1>/dev/null", "/dev/null"], capture_output=True, text=True,
                                timeout=120, env=dict(os.environ))
             if "size 2 of 2, N=16" not in p.stdout:
@@ -283,8 +330,9 @@ def disagreement(r):
             ("OPENPFC_ASSUME_GPU_AWARE_MPI", "0", "1", ["--pack", "kernel", "--breakdown"],
              "ranks disagree on GPU-aware MPI")):
         r.cases += 1
-        cmd = [r.mpiexec, "--oversubscribe", "-n", "1", "-x", f"{var}={value0}", r.exe, "--sizes", "16"] + flags + \
-              [":", "-n", "1", "-x", f"{var}={value1}", r.exe, "--sizes", "16"] + flags
+        argv = [r.exe, "--sizes", "16"] + flags
+        cmd = [r.mpiexec] + (["--oversubscribe"] if r.kind == "openmpi" else []) + \
+            mpmd_section(r.kind, 1, {var: value0}, argv) + [":"] + mpmd_section(r.kind, 1, {var: value1}, argv)
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
             rc, err = p.returncode, p.stderr
@@ -363,6 +411,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("--mpiexec", default="mpiexec")
+    ap.add_argument("--launcher-kind", choices=["auto", "openmpi", "mpich", "other"], default="auto",
+                    help="flags for Open MPI's mpiexec (--oversubscribe, -x) or MPICH's hydra (-env); "
+                         "default: from `MPIEXEC --version`")
     ap.add_argument("--checker", required=True)
     ap.add_argument("--system-python", default="/usr/bin/python3", help="a Python with jsonschema")
     ap.add_argument("--tools", help="tests/tools/test_tools.py")
