@@ -1,12 +1,47 @@
 # halobw_add_mpi_test(NAME name COMMAND exe [args...] RANKS n1 n2 ...)
-# registers name/<n> for each rank count, run under mpiexec with
-# --oversubscribe (CI has 2 cores) and PROCESSORS set, so ctest -j does not
-# pile up more ranks than it should.
+# registers name/<n> for each rank count, run under the MPIEXEC_EXECUTABLE
+# CMake found, with the flags its kind needs (Open MPI: --oversubscribe, as CI
+# has 2 cores; MPICH's hydra places any number of ranks as is), and PROCESSORS
+# set, so ctest -j does not pile up more ranks than it should.
 # KOKKOS_DISABLE_WARNINGS: Kokkos 4 OpenMP warns on stderr when ranks outnumber cores,
 # which the tests do on purpose (and which tests that read stderr would take for ours).
-set(HALOBW_MPI_TEST_ENV "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMPI_MCA_rmaps_base_oversubscribe=1;KOKKOS_DISABLE_WARNINGS=1")
-# Open MPI refuses to run as root (CI runs as root) unless told it may.
-list(APPEND HALOBW_MPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+
+# The launcher's kind, from `mpiexec --version`: openmpi (orterun), mpich (hydra) or other.
+set(HALOBW_MPI_KIND other)
+if(MPIEXEC_EXECUTABLE)
+  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _mpiexec_version
+                  ERROR_VARIABLE _mpiexec_version TIMEOUT 30)
+  if(_mpiexec_version MATCHES "Open MPI|OpenRTE|PRRTE")
+    set(HALOBW_MPI_KIND openmpi)
+  elseif(_mpiexec_version MATCHES "HYDRA")
+    set(HALOBW_MPI_KIND mpich)
+  endif()
+endif()
+# The library's kind. A launcher of the other MPI starts every rank as a job of
+# one (setting only MPIEXEC_EXECUTABLE, or only MPI_CXX_COMPILER, mixes the two):
+# name every wrapper and the launcher, as the mpich preset does.
+set(_mpi_library_kind other)
+if(MPI_CXX_LIBRARY_VERSION_STRING MATCHES "Open MPI")
+  set(_mpi_library_kind openmpi)
+elseif(MPI_CXX_LIBRARY_VERSION_STRING MATCHES "MPICH")
+  set(_mpi_library_kind mpich)
+endif()
+if(NOT HALOBW_MPI_KIND STREQUAL "other" AND NOT _mpi_library_kind STREQUAL "other"
+   AND NOT HALOBW_MPI_KIND STREQUAL _mpi_library_kind)
+  message(FATAL_ERROR "MPIEXEC_EXECUTABLE ${MPIEXEC_EXECUTABLE} is ${HALOBW_MPI_KIND}'s launcher, but the "
+                      "build links ${_mpi_library_kind} (${MPI_CXX_LIBRARIES}): set MPI_C_COMPILER, "
+                      "MPI_CXX_COMPILER and MPIEXEC_EXECUTABLE together (see the mpich preset)")
+endif()
+message(STATUS "halo-bandwidth tests: ${HALOBW_MPI_KIND} launcher ${MPIEXEC_EXECUTABLE}")
+
+set(HALOBW_MPI_TEST_ENV "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;KOKKOS_DISABLE_WARNINGS=1")
+set(HALOBW_MPIEXEC_OVERSUBSCRIBE "")
+if(HALOBW_MPI_KIND STREQUAL "openmpi")
+  set(HALOBW_MPIEXEC_OVERSUBSCRIBE --oversubscribe)
+  list(APPEND HALOBW_MPI_TEST_ENV "OMPI_MCA_rmaps_base_oversubscribe=1")
+  # Open MPI refuses to run as root (CI runs as root) unless told it may.
+  list(APPEND HALOBW_MPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+endif()
 # Sanitized builds: any report fails the test; Open MPI's own leaks are
 # suppressed by tests/sanitizers/lsan.supp, matched on full stacks.
 set(HALOBW_SANITIZER_ENV
@@ -18,12 +53,6 @@ if(HALOBW_SANITIZE)
 endif()
 
 set(HALOBW_MPIEXEC_FLAGS "" CACHE STRING "Extra flags for mpiexec in tests")
-if(MPIEXEC_EXECUTABLE)
-  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _mpiexec_version ERROR_QUIET)
-  if(_mpiexec_version MATCHES "Open MPI|OpenRTE")
-    set(HALOBW_MPIEXEC_OVERSUBSCRIBE --oversubscribe)
-  endif()
-endif()
 
 function(halobw_add_mpi_test)
   cmake_parse_arguments(T "" "NAME" "COMMAND;RANKS" ${ARGN})
