@@ -130,7 +130,7 @@ std::string backend_list(const std::vector<Backend>& backends) {
   return out;
 }
 
-const char* kFooter = R"(
+constexpr const char* kFooter = R"(
 Environment:
   OPENPFC_FD_PROC_GRID=GX,GY,GZ     process grid when --grid is not given
   OPENPFC_ASSUME_GPU_AWARE_MPI=0|1  GPU-aware MPI when --gpu-aware is not given

@@ -28,16 +28,18 @@
 namespace halobw {
 
 // Whether everything queued on `exec` has finished, without waiting. Host
-// execution is synchronous: always.
+// execution is synchronous: always. Any answer but "not ready" (an error
+// included) counts as idle, so that the caller's fence reports the error
+// instead of the poll loop spinning forever.
 template <class ExecSpace>
 bool instance_idle(const ExecSpace& exec) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value)
-    return cudaStreamQuery(exec.cuda_stream()) == cudaSuccess;
+    return cudaStreamQuery(exec.cuda_stream()) != cudaErrorNotReady;
 #endif
 #if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
   if constexpr (std::is_same<ExecSpace, Kokkos::HIP>::value)
-    return hipStreamQuery(exec.hip_stream()) == hipSuccess;
+    return hipStreamQuery(exec.hip_stream()) != hipErrorNotReady;
 #endif
   (void)exec;
   return true;
