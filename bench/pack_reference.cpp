@@ -1,11 +1,16 @@
-// References for the pack and unpack kernels, timed without Kokkos or MPI:
-// for rank 0's selected faces of a given layout, the time of one memcpy of
-// the same bytes, and of a plain strided loop copying each face box into a
-// contiguous buffer (x fastest, the field's order). scripts/bench_host.py sets
-// the pack kernels' times against these.
+// References for the pack and unpack kernels and the stencil, timed without
+// Kokkos or MPI: for rank 0's faces of a given layout, the time of one memcpy
+// of the same bytes; of a plain strided loop copying each face box into a
+// contiguous buffer (x fastest, the field's order) and back into the ghost
+// cells; and of a memcpy of the whole padded field (the memory-bound copy a
+// stencil is held against). The field can be placed on 2 MiB transparent
+// huge pages, as halo-bandwidth --hugepages on does. scripts/bench_host.py
+// sets the kernels' and the stencil's times against these.
 //
-// Usage: halobw-pack-reference N GX,GY,GZ AXIS(x|y|z|all) HALO ITERS
-// Prints: faces bytes memcpy_us strided_us
+// Usage: halobw-pack-reference N GX,GY,GZ AXIS(x|y|z|all) HALO ITERS [HUGEPAGES(0|1)]
+// Prints: faces bytes memcpy_us strided_pack_us strided_unpack_us field_copy_us field_bytes
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,11 +32,21 @@ double seconds_per_call(int iters, F&& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
 }
 
+// `count` doubles, 2 MiB aligned and advised to huge pages when `huge`, touched.
+double* values(std::size_t count, bool huge, double fill) {
+  const std::size_t page = std::size_t{2} << 20;
+  const std::size_t bytes = (count * sizeof(double) + page - 1) / page * page;
+  auto* p = static_cast<double*>(std::aligned_alloc(huge ? page : 64, bytes));
+  if (huge) madvise(p, bytes, MADV_HUGEPAGE);
+  std::fill(p, p + count, fill);
+  return p;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 6) {
-    std::fprintf(stderr, "usage: %s N GX,GY,GZ x|y|z|all HALO ITERS\n", argv[0]);
+  if (argc != 6 && argc != 7) {
+    std::fprintf(stderr, "usage: %s N GX,GY,GZ x|y|z|all HALO ITERS [HUGEPAGES]\n", argv[0]);
     return 2;
   }
   const std::int64_t n = std::atoll(argv[1]);
@@ -39,6 +54,7 @@ int main(int argc, char** argv) {
   const std::string axis = argv[3];
   const int halo = std::atoi(argv[4]);
   const int iters = std::atoi(argv[5]);
+  const bool huge = argc == 7 && std::atoi(argv[6]) != 0;
   if (!dims || n < 1 || halo < 1 || iters < 1) {
     std::fprintf(stderr, "bad arguments %s\n", dims ? "" : dims.failure().message.c_str());
     return 2;
@@ -50,31 +66,46 @@ int main(int argc, char** argv) {
   shape.halo = halo;
   shape.dirs = halobw::star_directions(axes);
   const halobw::RankPlan p = halobw::make_rank_plan(halobw::ProcGrid(*dims), shape, 0);
-  std::vector<double> field(static_cast<std::size_t>(p.padded[0] * p.padded[1] * p.padded[2]), 1.0);
+  const std::size_t cells = p.field_values();
+  double* field = values(cells, huge, 1.0);
+  double* copy = values(cells, huge, 0.0);
   std::uint64_t bytes = 0;
   for (const auto& f : p.pieces) bytes += halobw::piece_bytes(f);
-  std::vector<double> buffer(bytes / sizeof(double), 0.0);
-  std::vector<double> source(buffer.size(), 2.0);
+  const std::size_t count = bytes / sizeof(double);
+  double* buffer = values(count, huge, 0.0);
+  double* source = values(count, huge, 2.0);
 
-  const double t_memcpy = seconds_per_call(iters, [&] { std::memcpy(buffer.data(), source.data(), bytes); });
+  const double t_memcpy = seconds_per_call(iters, [&] { std::memcpy(buffer, source, bytes); });
   const std::int64_t px = p.padded[0];
   const std::int64_t py = p.padded[1];
-  const double t_strided = seconds_per_call(iters, [&] {
-    double* out = buffer.data();
+  auto walk = [&](bool pack) {
+    double* b = buffer;
     for (const auto& f : p.pieces) {
-      const halobw::Box& b = f.send_box;
-      for (std::int64_t k = b.lo[2]; k < b.hi[2]; ++k) {
-        for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j) {
-          const double* row = field.data() + px * (j + py * k);
-          for (std::int64_t i = b.lo[0]; i < b.hi[0]; ++i) *out++ = row[i];
+      const halobw::Box& box = pack ? f.send_box : f.recv_box;
+      for (std::int64_t k = box.lo[2]; k < box.hi[2]; ++k) {
+        for (std::int64_t j = box.lo[1]; j < box.hi[1]; ++j) {
+          double* row = field + px * (j + py * k);
+          for (std::int64_t i = box.lo[0]; i < box.hi[0]; ++i, ++b) {
+            if (pack) {
+              *b = row[i];
+            } else {
+              row[i] = *b;
+            }
+          }
         }
       }
     }
-  });
+  };
+  const double t_pack = seconds_per_call(iters, [&] { walk(true); });
+  const double t_unpack = seconds_per_call(iters, [&] { walk(false); });
+  const double t_field =
+      seconds_per_call(std::max(1, iters / 10), [&] { std::memcpy(copy, field, cells * sizeof(double)); });
   // Keep the copies observable.
-  volatile double sink = buffer[buffer.size() / 2];
+  volatile double sink = buffer[count / 2] + copy[cells / 2] + field[cells / 3];
   (void)sink;
-  std::printf("%zu %llu %.3f %.3f\n", p.pieces.size(), static_cast<unsigned long long>(bytes), t_memcpy * 1e6,
-              t_strided * 1e6);
+  std::printf("%zu %llu %.3f %.3f %.3f %.3f %llu\n", p.pieces.size(), static_cast<unsigned long long>(bytes),
+              t_memcpy * 1e6, t_pack * 1e6, t_unpack * 1e6, t_field * 1e6,
+              static_cast<unsigned long long>(cells) * sizeof(double));
+  for (double* v : {field, copy, buffer, source}) std::free(v);
   return 0;
 }

@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   double slowest = 0;
   MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   long sent = 0;
-  for (int s = 0; s < 2; ++s) sent += peers[s] == rank ? 0 : 8 * count;
+  for (const int peer : peers) sent += peer == rank ? 0 : 8 * count;
   if (rank == 0) std::printf("%.3f %ld\n", slowest * 1e6, sent);
   std::free(f);
   MPI_Finalize();

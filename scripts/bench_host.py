@@ -10,6 +10,25 @@ Sections (--sections, default all):
   watchdog  the out-of-band watchdog: --timeout 300 against --timeout 0 (no
             watchdog thread), and, with --baseline, the previous polling
             watchdog (MPI_Testall spin); 2 ranks, and 8 ranks oversubscribed
+  plain     the kernel path against a plain MPI + memcpy program of the same
+            exchange (bench/plain_exchange.cpp), ±z and ±x, N = 256 and 512;
+            target >= 0.95 of the plain program's rate
+  phases    --breakdown: the phases of the timed loop against Time_us (sum
+            within 10%, median of repeats), both packs, ±z and ±x
+  hugepages the x face at N = 512: pack + unpack with huge pages against
+            without (target 1.5x faster) and against a huge-page strided loop
+            (within 1.2x), and the x-face rate on 2 ranks with either pack
+            (target 0.7 GB/s)
+  overlap   --overlap on 2 ranks, ±z and ±x, both packs, both progress modes;
+            the stencil's rate against a memory-bound copy of the field
+            (target >= 0.5 at N >= 256)
+  shapes    8 ranks oversubscribed: the halo sweep 1, 2, 4, 6, 10 (time
+            against face bytes) and 3 fields aggregated against separate
+  methods   p2p, persistent, neighbor, rma (pscw and fence) on 2 ranks (±z,
+            ±x; N = 128, 256, 512; both packs) and 8 ranks (all faces), for
+            each MPI build given (--mpi NAME=BUILD_DIR, repeatable)
+  network   the same exchange over shared memory and forced through TCP on
+            loopback, per MPI
 
 Usage: scripts/bench_host.py [--build build] [--baseline OLD_BUILD] [--sections a,b]
                              [--pairs 5] [--markdown FILE]
@@ -25,18 +44,37 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
            OMP_NUM_THREADS="1", OMP_PROC_BIND="false", KOKKOS_DISABLE_WARNINGS="1")
 
 
-def mpiexec(ranks):
-    cmd = ["mpiexec", "-n", str(ranks)]
-    version = subprocess.run(["mpiexec", "--version"], capture_output=True, text=True).stdout
+LAUNCHER = {"openmpi": "mpiexec.openmpi", "mpich": "mpiexec.mpich"}
+
+
+def launcher_of(exe):
+    """The launcher of the MPI a binary was built with: its build directory's CMake cache says."""
+    cache = os.path.join(os.path.dirname(os.path.abspath(exe)), "CMakeCache.txt")
+    try:
+        for line in open(cache):
+            if line.startswith("MPIEXEC_EXECUTABLE:"):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return "mpiexec"
+
+
+def mpiexec(ranks, launcher="mpiexec"):
+    cmd = [launcher, "-n", str(ranks)]
+    version = subprocess.run([launcher, "--version"], capture_output=True, text=True).stdout
     if ("Open MPI" in version or "OpenRTE" in version) and (os.cpu_count() or 1) < ranks:
         cmd.append("--oversubscribe")
     return cmd
 
 
-def table(exe, ranks, flags):
-    """Rows of one run, keyed by N (or L), each a dict of column -> text."""
-    cmd = mpiexec(ranks) + [exe] + flags
-    out = subprocess.run(cmd, capture_output=True, text=True, env=ENV, check=True).stdout
+def run(exe, ranks, flags, env=None):
+    cmd = mpiexec(ranks, launcher_of(exe)) + [exe] + flags
+    return subprocess.run(cmd, capture_output=True, text=True, env=dict(ENV, **(env or {})), check=True).stdout
+
+
+def table(exe, ranks, flags, env=None):
+    """Rows of one run, keyed by (N or L, H), each a dict of column -> text."""
+    out = run(exe, ranks, flags, env)
     cols, rows = None, {}
     for line in out.splitlines():
         if line.startswith("# N ") or line.startswith("# L "):
@@ -48,20 +86,41 @@ def table(exe, ranks, flags):
     return rows
 
 
-def shown(exe, ranks, flags):
-    return " ".join(["mpiexec -n", str(ranks), os.path.relpath(exe)] + flags)
+def shown(exe, ranks, flags, env=None):
+    pre = "".join(f"{k}={v} " for k, v in (env or {}).items())
+    return pre + " ".join([os.path.basename(launcher_of(exe)), "-n", str(ranks), os.path.relpath(exe)] + flags)
 
 
 def interleave(configs, pairs):
-    """configs: name -> (exe, ranks, flags). Runs every config once per pair,
-    the order rotated each pair; returns name -> [rows of each pair]."""
+    """configs: name -> (exe, ranks, flags[, env]) or a callable returning rows.
+    Runs every config once per pair, the order rotated each pair; returns
+    name -> [rows of each pair]."""
     names = list(configs)
     got = {n: [] for n in names}
     for p in range(pairs):
         order = names[p % len(names):] + names[:p % len(names)]
         for n in order:
-            got[n].append(table(*configs[n]))
+            c = configs[n]
+            got[n].append(c() if callable(c) else table(*c))
     return got
+
+
+def reference(n, grid, axis, huge, ranks, build):
+    """bench/pack_reference.cpp, `ranks` copies at once (as many as the ranks that share the memory
+    system): memcpy, strided pack, strided unpack and field-copy microseconds of the slowest copy."""
+    cmd = mpiexec(ranks) + [os.path.join(build, "halobw-pack-reference"), str(n), grid, axis, "1", "50",
+                           "1" if huge else "0"]
+    lines = subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.splitlines()
+    values = [[float(v) for v in line.split()] for line in lines if line.strip()]
+    return {k: max(v[i] for v in values) for k, i in (("memcpy", 2), ("pack", 3), ("unpack", 4), ("field", 5))} | \
+        {"field_bytes": values[0][6]}
+
+
+def plain(build, n, grid, axis, ranks, huge, iters=50):
+    """The plain MPI + memcpy program's Time_us (bench/plain_exchange.cpp)."""
+    cmd = mpiexec(ranks) + [os.path.join(build, "halobw-plain-exchange"), str(n), grid, axis, "1", str(iters), "5",
+                           "1" if huge else "0"]
+    return float(subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.split()[0])
 
 
 def med(values):
@@ -123,7 +182,302 @@ def section_watchdog(args, emit):
     emit()
 
 
-SECTIONS = {"watchdog": section_watchdog}
+def section_plain(args, emit):
+    emit("### The kernel path against a plain MPI + memcpy program\n")
+    emit("`halo-bandwidth --pack kernel` against bench/plain_exchange.cpp doing the same work (copy the rows of "
+         "both faces into contiguous buffers, Irecv/Isend, Waitall, copy back), interleaved; both with huge "
+         "pages. ratio = Time_us(plain) / Time_us(halo-bandwidth): the kernel path's rate as a share of the plain "
+         "program's. Target: >= 0.95.\n")
+    exe = os.path.join(args.build, "halo-bandwidth")
+    emit("| faces | grid | N | plain Time_us | halo-bandwidth Time_us | ratio | target |")
+    emit("|---|---|---|---|---|---|---|")
+    cmds = []
+    for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
+        flags = ["--axis", axis, "--grid", grid, "--pack", "kernel", "--sizes", "256,512", "--iters", "50",
+                 "--warmup", "5"]
+        configs = {"ours": (exe, 2, flags)}
+        for n in (256, 512):
+            configs[f"plain{n}"] = (lambda n=n, axis=axis, grid=grid:
+                                    {(n, 0): {"Time_us": str(plain(args.build, n, grid, axis, 2, True))}})
+        got = interleave(configs, args.pairs)
+        cmds.append(shown(exe, 2, flags))
+        for n in (256, 512):
+            ours = [float(r[(n, 0)]["Time_us"]) for r in got["ours"]]
+            ref = [float(r[(n, 0)]["Time_us"]) for r in got[f"plain{n}"]]
+            ratios = [b / a for a, b in zip(ours, ref)]
+            ok = med(ratios) >= 0.95
+            emit(f"| ±{axis} | {grid.replace(',', 'x')} | {n} | {med(ref):.1f} | {med(ours):.1f} | "
+                 f"{ratio_text(ratios)} | {'met' if ok else 'MISSED'} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-plain-exchange N GRID "
+         "AXIS 1 50 5 1`")
+    emit()
+
+
+def section_phases(args, emit):
+    emit("### --breakdown: the phases of the timed loop add up to it\n")
+    emit("Sum of Pack_us + Mpi_us + Stage_us + Unpack_us (the busiest rank of the median block) against Time_us; "
+         "the median over the interleaved runs of their ratio. Target: within 10% (0.90 to 1.10).\n")
+    exe = os.path.join(args.build, "halo-bandwidth")
+    emit("| case | N | Time_us | Pack_us | Mpi_us | Stage_us | Unpack_us | sum / Time_us | Xfer_us | target |")
+    emit("|---|---|---|---|---|---|---|---|---|---|")
+    cmds = []
+    for name, flags in (("±z datatype", ["--axis", "z", "--grid", "1,1,2", "--pack", "datatype"]),
+                        ("±z kernel", ["--axis", "z", "--grid", "1,1,2", "--pack", "kernel"]),
+                        ("±x kernel", ["--axis", "x", "--grid", "2,1,1", "--pack", "kernel"]),
+                        ("±z staged", ["--axis", "z", "--grid", "1,1,2", "--pack", "kernel", "--gpu-aware", "off"])):
+        f = flags + ["--sizes", "256,512", "--breakdown", "--repeats", "5", "--iters", "30", "--warmup", "5"]
+        cmds.append(shown(exe, 2, f))
+        got = interleave({"run": (exe, 2, f)}, args.pairs)["run"]
+        for n in (256, 512):
+            rows = [r[(n, 0)] for r in got]
+            val = lambda k: med([float(r[k]) for r in rows])
+            ratios = [sum(float(r[k]) for k in ("Pack_us", "Mpi_us", "Stage_us", "Unpack_us")) / float(r["Time_us"])
+                      for r in rows]
+            ok = 0.9 <= med(ratios) <= 1.1
+            emit(f"| {name} | {n} | {val('Time_us'):.1f} | {val('Pack_us'):.1f} | {val('Mpi_us'):.1f} | "
+                 f"{val('Stage_us'):.1f} | {val('Unpack_us'):.1f} | {ratio_text(ratios)} | {val('Xfer_us'):.1f} | "
+                 f"{'met' if ok else 'MISSED'} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
+    emit()
+
+
+def section_hugepages(args, emit):
+    emit("### Huge pages and the x face\n")
+    emit("x face at N = 512, 2 ranks on 2x1x1, the kernel path with --breakdown: Pack_us + Unpack_us from the "
+         "timed exchanges with `--hugepages on` and `off`, interleaved, against a plain strided loop over the "
+         "same face with huge pages (bench/pack_reference.cpp, two copies at once, the slower counts). Targets: "
+         "on is >= 1.5x faster than off; on is within 1.2x of the loop; Uni_GBps >= 0.7 with either pack.\n")
+    exe = os.path.join(args.build, "halo-bandwidth")
+    base = ["--axis", "x", "--grid", "2,1,1", "--sizes", "512", "--iters", "30", "--warmup", "5", "--repeats", "3"]
+    configs = {}
+    for pack in ("kernel", "datatype"):
+        for huge in ("on", "off"):
+            configs[f"{pack}-{huge}"] = (exe, 2, base + ["--pack", pack, "--hugepages", huge, "--breakdown"])
+    configs["loop-huge"] = lambda: {(512, 0): reference(512, "2,1,1", "x", True, 2, args.build)}
+    configs["loop-plain"] = lambda: {(512, 0): reference(512, "2,1,1", "x", False, 2, args.build)}
+    got = interleave(configs, args.pairs)
+    pu = lambda r: float(r[(512, 0)]["Pack_us"]) + float(r[(512, 0)]["Unpack_us"])
+    loop = lambda r: r[(512, 0)]["pack"] + r[(512, 0)]["unpack"]
+    on = [pu(r) for r in got["kernel-on"]]
+    off = [pu(r) for r in got["kernel-off"]]
+    lh = [loop(r) for r in got["loop-huge"]]
+    lp = [loop(r) for r in got["loop-plain"]]
+    emit("| figure | huge pages | no huge pages | ratio | target |")
+    emit("|---|---|---|---|---|")
+    speed = [b / a for a, b in zip(on, off)]
+    emit(f"| kernel Pack_us + Unpack_us | {med(on):.1f} | {med(off):.1f} | off/on {ratio_text(speed)} | "
+         f">= 1.5 {'met' if med(speed) >= 1.5 else 'MISSED'} |")
+    vs = [a / b for a, b in zip(on, lh)]
+    emit(f"| strided loop pack + unpack | {med(lh):.1f} | {med(lp):.1f} | kernel/loop (huge) {ratio_text(vs)} | "
+         f"<= 1.2 {'met' if med(vs) <= 1.2 else 'MISSED'} |")
+    for pack in ("kernel", "datatype"):
+        u_on = [float(r[(512, 0)]["Uni_GBps"]) for r in got[f"{pack}-on"]]
+        u_off = [float(r[(512, 0)]["Uni_GBps"]) for r in got[f"{pack}-off"]]
+        emit(f"| Uni_GBps, --pack {pack} | {med(u_on):.3f} | {med(u_off):.3f} | on/off "
+             f"{ratio_text([a / b for a, b in zip(u_on, u_off)])} | >= 0.7 {'met' if med(u_on) >= 0.7 else 'MISSED'} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{shown(*c)}`" for c in configs.values() if not callable(c)) +
+         "; `mpiexec -n 2 build/halobw-pack-reference 512 2,1,1 x 1 50 1|0`")
+    emit()
+
+
+def section_overlap(args, emit):
+    emit("### Overlap with a stencil\n")
+    emit("2 ranks, `--overlap`, the interior on the exchange's instance (a host space runs synchronously), "
+         "median of the interleaved runs. Comp_GBps counts 16 B per owned cell (a read and a write); the "
+         "reference is a memcpy of the whole padded field by both ranks at once (bench/pack_reference.cpp), "
+         "counted the same way (2 x bytes / time). Target: the stencil at >= 0.5 of that at N >= 256.\n")
+    exe = os.path.join(args.build, "halo-bandwidth")
+    emit("| faces | pack | progress | N | Time_us | Comp_us | Blocking_us | Overlap_us | Exposed_us | Hidden | "
+         "Comp_GBps | copy GB/s | stencil/copy |")
+    emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    cmds = []
+    sizes = (128, 256, 512)
+    for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
+        configs = {}
+        for pack in ("datatype", "kernel"):
+            for progress in ("wait", "poll"):
+                f = ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", ",".join(map(str, sizes)),
+                     "--overlap", "--progress", progress, "--iters", "20", "--warmup", "3", "--repeats", "3"]
+                configs[f"{pack}-{progress}"] = (exe, 2, f)
+                cmds.append(shown(exe, 2, f))
+        for n in sizes:
+            configs[f"copy{n}"] = (lambda n=n, grid=grid, axis=axis:
+                                   {(n, 0): reference(n, grid, axis, True, 2, args.build)})
+        got = interleave(configs, args.pairs)
+        for n in sizes:
+            copy = [2 * r[(n, 0)]["field_bytes"] / r[(n, 0)]["field"] / 1e3 for r in got[f"copy{n}"]]
+            for pack in ("datatype", "kernel"):
+                for progress in ("wait", "poll"):
+                    rows = [r[(n, 0)] for r in got[f"{pack}-{progress}"]]
+                    v = lambda k: med([float(r[k]) for r in rows])
+                    share = [float(r["Comp_GBps"]) / c for r, c in zip(rows, copy)]
+                    mark = "" if n < 256 else (" met" if med(share) >= 0.5 else " MISSED")
+                    emit(f"| ±{axis} | {pack} | {progress} | {n} | {v('Time_us'):.1f} | {v('Comp_us'):.1f} | "
+                         f"{v('Blocking_us'):.1f} | {v('Overlap_us'):.1f} | {v('Exposed_us'):.1f} | {v('Hidden'):.2f} | "
+                         f"{v('Comp_GBps'):.2f} | {med(copy):.2f} | {ratio_text(share)}{mark} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-pack-reference N GRID AXIS "
+         "1 50 1` (field copy)")
+    emit()
+
+
+def section_shapes(args, emit):
+    emit("### Stencil order and fields, 8 ranks oversubscribed\n")
+    exe = os.path.join(args.build, "halo-bandwidth")
+    emit("Halo sweep: `--local 64 --faces --halo 1,2,4,6,10` on 2x2x2 (per-rank 64^3), both packs. The seed's "
+         "record: the halo wait grew 1.0, 1.9, 3.7, 6.0, 9.9 against face sizes 1, 2, 4, 6, 10. Here Time_us and "
+         "Send_B relative to h = 1, median of the interleaved runs.\n")
+    emit("| pack | H | Send_B | Time_us | Send_B / h=1 | Time_us / h=1 |")
+    emit("|---|---|---|---|---|---|")
+    halos = (1, 2, 4, 6, 10)
+    cmds = []
+    configs = {}
+    for pack in ("datatype", "kernel"):
+        f = ["--local", "64", "--faces", "--grid", "2,2,2", "--halo", ",".join(map(str, halos)), "--pack", pack,
+             "--iters", "20", "--warmup", "3", "--repeats", "3"]
+        configs[pack] = (exe, 8, f)
+        cmds.append(shown(exe, 8, f))
+    got = interleave(configs, args.pairs)
+    for pack in ("datatype", "kernel"):
+        for h in halos:
+            rows = got[pack]
+            t = [float(r[(64, h)]["Time_us"]) / float(r[(64, 1)]["Time_us"]) for r in rows]
+            emit(f"| {pack} | {h} | {rows[0][(64, h)]['Send_B']} | {med([float(r[(64, h)]['Time_us']) for r in rows]):.1f} | "
+                 f"{int(rows[0][(64, h)]['Send_B']) / int(rows[0][(64, 1)]['Send_B']):.1f} | {ratio_text(t)} |")
+    emit()
+    emit("Fields: 3 fields in one message per neighbour (aggregated) against 3 messages (separate), `--local 64 "
+         "--faces` on 2x2x2, both packs. ratio = Time_us(separate) / Time_us(aggregated).\n")
+    emit("| pack | L | aggregated Time_us | separate Time_us | separate / aggregated |")
+    emit("|---|---|---|---|---|")
+    configs = {}
+    for pack in ("datatype", "kernel"):
+        for mode in ("aggregated", "separate"):
+            f = ["--local", "32,64", "--faces", "--grid", "2,2,2", "--fields", "3", "--messages", mode, "--pack", pack,
+                 "--iters", "20", "--warmup", "3", "--repeats", "3"]
+            configs[f"{pack}-{mode}"] = (exe, 8, f)
+            cmds.append(shown(exe, 8, f))
+    got = interleave(configs, args.pairs)
+    for pack in ("datatype", "kernel"):
+        for L in (32, 64):
+            a = [float(r[(L, 0)]["Time_us"]) for r in got[f"{pack}-aggregated"]]
+            s = [float(r[(L, 0)]["Time_us"]) for r in got[f"{pack}-separate"]]
+            emit(f"| {pack} | {L} | {med(a):.1f} | {med(s):.1f} | {ratio_text([y / x for x, y in zip(a, s)])} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
+    emit()
+
+
+METHODS = (("p2p", []), ("persistent", []), ("neighbor", []), ("rma pscw", ["--method", "rma"]),
+           ("rma fence", ["--method", "rma", "--rma-sync", "fence"]))
+
+
+def method_flags(name, extra):
+    return extra if extra else ["--method", name]
+
+
+def section_methods(args, emit):
+    emit("### The four MPI methods\n")
+    builds = args.mpi or [f"openmpi={args.build}"]
+    for spec in builds:
+        mpi, build = spec.split("=", 1)
+        exe = os.path.join(build, "halo-bandwidth")
+        emit(f"#### {mpi} (`{launcher_of(exe)}`)\n")
+        emit("2 ranks, median Uni_GBps of the interleaved runs, and each method's Time_us as a share of p2p's "
+             "(ratio = Time_us(method) / Time_us(p2p); above 1 is slower).\n")
+        emit("| faces | pack | N | " + " | ".join(f"{m} GB/s" for m, _ in METHODS) + " | " +
+             " | ".join(f"{m}/p2p" for m, _ in METHODS[1:]) + " |")
+        emit("|---|---|---|" + "---|" * (2 * len(METHODS) - 1))
+        cmds = []
+        for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
+            for pack in ("datatype", "kernel"):
+                configs = {}
+                for m, extra in METHODS:
+                    f = ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", "128,256,512", "--iters", "30",
+                         "--warmup", "5", "--repeats", "3"] + method_flags(m, extra)
+                    configs[m] = (exe, 2, f)
+                    cmds.append(shown(exe, 2, f))
+                got = interleave(configs, args.pairs)
+                for n in (128, 256, 512):
+                    uni = {m: med([float(r[(n, 0)]["Uni_GBps"]) for r in got[m]]) for m, _ in METHODS}
+                    rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
+                                          for a, b in zip(got[m], got["p2p"])]) for m, _ in METHODS[1:]}
+                    emit(f"| ±{axis} | {pack} | {n} | " + " | ".join(f"{uni[m]:.3f}" for m, _ in METHODS) + " | " +
+                         " | ".join(rel[m] for m, _ in METHODS[1:]) + " |")
+        emit()
+        emit("8 ranks oversubscribed, all faces on 2x2x2, `--pack kernel`:\n")
+        emit("| N | " + " | ".join(f"{m} Time_us" for m, _ in METHODS) + " | " +
+             " | ".join(f"{m}/p2p" for m, _ in METHODS[1:]) + " |")
+        emit("|---|" + "---|" * (2 * len(METHODS) - 1))
+        configs = {}
+        for m, extra in METHODS:
+            f = ["--faces", "--grid", "2,2,2", "--pack", "kernel", "--sizes", "64,128", "--iters", "20", "--warmup", "3",
+                 "--repeats", "3"] + method_flags(m, extra)
+            configs[m] = (exe, 8, f)
+            cmds.append(shown(exe, 8, f))
+        got = interleave(configs, args.pairs)
+        for n in (64, 128):
+            t = {m: med([float(r[(n, 0)]["Time_us"]) for r in got[m]]) for m, _ in METHODS}
+            rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
+                                  for a, b in zip(got[m], got["p2p"])]) for m, _ in METHODS[1:]}
+            emit(f"| {n} | " + " | ".join(f"{t[m]:.1f}" for m, _ in METHODS) + " | " +
+                 " | ".join(rel[m] for m, _ in METHODS[1:]) + " |")
+        emit()
+        emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
+        emit()
+
+
+NETWORK = {"openmpi": ({}, ["--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"]),
+           "mpich": ({"MPIR_CVAR_NOLOCAL": "1", "UCX_TLS": "tcp,self", "UCX_NET_DEVICES": "lo"}, [])}
+
+
+def section_network(args, emit):
+    emit("### Off-node through a real network stack (TCP on loopback)\n")
+    emit("2 ranks, ±z on 1x1x2, `--pack datatype` and `--pack kernel`: the same exchange over shared memory and "
+         "forced through TCP; median Uni_GBps of the interleaved runs.\n")
+    emit("| MPI | pack | N | shared memory GB/s | TCP GB/s | TCP / shm |")
+    emit("|---|---|---|---|---|---|")
+    cmds = []
+    for spec in args.mpi or [f"openmpi={args.build}"]:
+        mpi, build = spec.split("=", 1)
+        exe = os.path.join(build, "halo-bandwidth")
+        env, mca = NETWORK[mpi]
+        for pack in ("datatype", "kernel"):
+            f = ["--axis", "z", "--grid", "1,1,2", "--pack", pack, "--sizes", "128,512", "--iters", "30", "--warmup",
+                 "5", "--repeats", "3"]
+            launcher = launcher_of(exe)
+
+            def tcp(f=f, exe=exe, launcher=launcher, env=env, mca=mca):
+                cmd = mpiexec(2, launcher) + mca + [exe] + f
+                out = subprocess.run(cmd, capture_output=True, text=True, env=dict(ENV, **env), check=True).stdout
+                rows = {}
+                cols = None
+                for line in out.splitlines():
+                    if line.startswith("# N "):
+                        cols = line[2:].split()
+                    elif line and not line.startswith("#"):
+                        r = dict(zip(cols, line.split()))
+                        rows[(int(r["N"]), 0)] = r
+                return rows
+            got = interleave({"shm": (exe, 2, f), "tcp": tcp}, args.pairs)
+            cmds.append(shown(exe, 2, f))
+            cmds.append(" ".join(f"{k}={v}" for k, v in env.items()) + " " + " ".join(mpiexec(2, launcher) + mca) +
+                        " " + os.path.relpath(exe) + " " + " ".join(f))
+            for n in (128, 512):
+                shm = [float(r[(n, 0)]["Uni_GBps"]) for r in got["shm"]]
+                net = [float(r[(n, 0)]["Uni_GBps"]) for r in got["tcp"]]
+                emit(f"| {mpi} | {pack} | {n} | {med(shm):.3f} | {med(net):.3f} | "
+                     f"{ratio_text([b / a for a, b in zip(shm, net)])} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{c.strip()}`" for c in cmds))
+    emit()
+
+
+SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
+            "hugepages": section_hugepages, "overlap": section_overlap, "shapes": section_shapes,
+            "methods": section_methods, "network": section_network}
 
 
 def main():
@@ -132,6 +486,7 @@ def main():
     ap.add_argument("--baseline", help="a build of an earlier commit to compare against (watchdog section)")
     ap.add_argument("--sections", default=",".join(SECTIONS))
     ap.add_argument("--pairs", type=int, default=5, help="interleaved repetitions of each comparison")
+    ap.add_argument("--mpi", action="append", help="NAME=BUILD_DIR of an MPI build (openmpi, mpich), repeatable")
     ap.add_argument("--markdown", help="also write the figures as Markdown here")
     args = ap.parse_args()
     emit = Report()

@@ -3,21 +3,34 @@
 Shared by scripts/compare and scripts/plot; standard library only. The formats
 are described in docs/output.md. Both readers give the same thing:
 
-    ResultFile  .path, .kind ("csv" or "json"), .runs, .rows
-    Run         .settings  dict of the run settings (SETTINGS), grid as "GXxGYxGZ"
-                .meta      the rest of a JSON document's "program" and "run" ({} for CSV)
-                .line      where the run starts (CSV: its first row; JSON: the "run" object)
-    Row         row["N"], row.get("Min_us"), ... for every field in SETTINGS,
-                MEASURES and OPTIONAL; .run, .line, .path
+    ResultFile  .path, .kind ("csv" or "json"), .version (1 or 2), .runs, .rows
+    Run         .settings    dict of the run settings (SETTINGS), grid as "GXxGYxGZ",
+                             halo as "1" or "1,2,4"
+                .provenance  dict of the PROVENANCE texts as the CSV writes them
+                             ({} for a version-1 CSV, which kept them in '#' lines)
+                .meta        the rest of a JSON document's "program" and "run" ({} for CSV)
+                .version     1 or 2
+                .line        where the run starts (CSV: its first row; JSON: the "run" object)
+    Row         row["N"], row["L"], row.get("Min_us"), ... for every field in SETTINGS,
+                MEASURES and OPTIONAL; .size_name ("N" or "L"), .size; .run, .line, .path
 
-Types: the integer fields are int, the measured numbers float, the rest str.
-An optional measurement that was not taken is None; one that could not be
-measured (CSV "n/a", JSON null: Peer_GBps, or Eff when Send_B is 0) is NA, the
-string "n/a". The readers accept NA in any optional field; the schema and
+Types: the integer fields are int, the measured numbers float, Global and the
+other settings str. Exactly one of N and L is set in a row (N for global cube
+sides, L for per-rank sides: the run's `local` setting); the other is None. An
+optional measurement that was not taken is None; one that could not be
+measured (CSV "n/a", JSON null: Eff, Peer_GBps, Hidden) is NA, the string
+"n/a". The readers accept NA in any optional measurement; the schema and
 csv_format_problems() allow it only in NA_FIELDS.
+
+Both schema versions read. A version-1 file (JSON "schema_version": 1; a CSV
+whose header has the old column set, '#' comment lines allowed) reads into the
+same form: the settings it predates take the values version 1 always ran with
+(V1_DEFAULTS), each row's H is the run's halo and Global is NxNxN.
 
 A malformed file raises ResultError, whose str() is "FILE:LINE: what is wrong".
 """
+import csv
+import io
 import json
 import json.decoder
 import json.scanner
@@ -25,37 +38,71 @@ import math
 import re
 
 SCHEMA_NAME = "halo-bandwidth-result"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+SCHEMA_VERSIONS = (1, 2)  # the versions this module reads
 PROGRAM = "halo-bandwidth"
 NA = "n/a"
 
-# Run settings, one per CSV column (the JSON file holds them in "program" and "run").
+# Run settings, one per CSV column in this order (the JSON file holds them in "program" and "run").
 SETTINGS = ("program", "version", "commit", "backend", "device", "ranks", "nodes", "grid",
             "grid_source", "directions", "halo", "iters", "warmup", "repeats", "pack", "self",
-            "transport", "schedule", "gpu_aware", "contiguous")
-# Measured in every row.
-MEASURES = ("N", "Send_B", "Send_min_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
-            "SelfFaces", "OffNodeFaces")
-# Measured only with --repeats > 1, --breakdown or --limit.
-OPTIONAL = ("Min_us", "Max_us", "Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff",
-            "Copy_GBps", "Peer_GBps")
-CSV_COLUMNS = SETTINGS + MEASURES + OPTIONAL
+            "transport", "schedule", "gpu_aware", "contiguous", "hugepages", "stencil", "overlap",
+            "streams", "progress", "local", "fields", "messages", "method", "rma_sync")
+# Every column of a row, in file order (the registry's order: build/halobw-columns).
+COLUMNS = ("N", "L", "Global", "H", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
+           "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B", "Min_us",
+           "Max_us", "Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff",
+           "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Hidden",
+           "Comp_GBps", "Field_MiB", "Huge_MiB")
+# Measured in every row of every file (the registry's groups standard and send_min).
+MEASURES = ("Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces", "SelfFaces",
+            "OffNodeFaces", "Send_min_B")
+# The other columns, in file order. Of these, the size (N or L, see SIZES) and ROW_IDS are in
+# every row too, but are not measurements; the rest are measured only when the run asks.
+OPTIONAL = tuple(c for c in COLUMNS if c not in MEASURES)
+# The size of a row: exactly one of these is set (N with local 0, L with local 1).
+SIZES = ("N", "L")
+# In every row of a version-2 file besides MEASURES and the size (version 1: derived).
+ROW_IDS = ("Global", "H")
+# The optional measurements: empty / absent when not measured, NA when they could not be.
+OPTIONAL_MEASURES = tuple(c for c in OPTIONAL if c not in SIZES + ROW_IDS)
+# The last columns of a CSV row: what JSON holds in "program" and "run" besides the settings.
+PROVENANCE = ("command_line", "start_utc", "build", "mpi_library", "mpi_thread", "hosts",
+              "environment")
+CSV_COLUMNS = SETTINGS + COLUMNS + PROVENANCE
 # Optional fields the benchmark may write as n/a (JSON null).
-NA_FIELDS = ("Eff", "Peer_GBps")
+NA_FIELDS = ("Eff", "Peer_GBps", "Hidden")
+# Each optional measurement's group: a row has all of a group or none of it, but for
+# Copy_GBps, which the benchmark leaves out of rows with Send_B 0 (nothing to copy).
+GROUPS = {
+    "box": ("RemoteEdges", "RemoteCorners"),                 # stencil box
+    "spread": ("Min_us", "Max_us"),                          # repeats > 1
+    "breakdown": ("Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff"),
+    "limit": ("Copy_GBps", "Peer_GBps"),                     # --limit (no Copy_GBps when Send_B is 0)
+    "overlap": ("Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Hidden", "Comp_GBps"),
+    "hugepages": ("Field_MiB", "Huge_MiB"),                  # hugepages on, host memory
+}
 
-# Rows are matched across files by this key.
-KEY = ("N", "directions", "grid", "halo", "pack")
+# Rows are matched across files by this key; "size" is (size_name, size): ("N", 64) or ("L", 32).
+KEY = ("size", "H", "directions", "grid", "pack", "fields", "messages", "method", "stencil")
 
-INT_FIELDS = frozenset(("ranks", "nodes", "halo", "iters", "warmup", "repeats", "contiguous", "N",
-                        "Send_B", "Send_min_B", "RemoteFaces", "SelfFaces", "OffNodeFaces"))
+INT_FIELDS = frozenset(("ranks", "nodes", "iters", "warmup", "repeats", "contiguous", "overlap",
+                        "streams", "local", "fields", "N", "L", "H", "Send_B", "RemoteFaces",
+                        "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B"))
+TEXT = -2  # the decimals of a text column (Global), as the registry has it
 # Decimals the CSV prints; JSON numbers are not rounded.
-DECIMALS = {"Time_us": 1, "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1, "Pack_us": 1,
-            "Xfer_us": 1, "Stage_us": 1, "Unpack_us": 1, "Xfer_GBps": 3, "Eff": 2,
-            "Copy_GBps": 3, "Peer_GBps": 3}
+DECIMALS = {"Global": TEXT, "Time_us": 1, "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
+            "Pack_us": 1, "Mpi_us": 1, "Stage_us": 1, "Unpack_us": 1, "Xfer_us": 1, "Xfer_GBps": 3,
+            "Eff": 2, "Copy_GBps": 3, "Peer_GBps": 3, "Comp_us": 1, "Blocking_us": 1,
+            "Overlap_us": 1, "Exposed_us": 1, "Hidden": 2, "Comp_GBps": 3, "Field_MiB": 1,
+            "Huge_MiB": 1}
 # Least value of the integer fields.
-INT_MIN = {"ranks": 1, "nodes": 1, "halo": 1, "iters": 1, "repeats": 1, "N": 1}
+INT_MIN = {"ranks": 1, "nodes": 1, "iters": 1, "repeats": 1, "fields": 1, "N": 1, "L": 1, "H": 1}
 ENUMS = {
-    "directions": ("x", "y", "z", "all"),
+    "backend": ("host", "cuda", "hip"),
+    "grid_source": ("auto", "--grid", "OPENPFC_FD_PROC_GRID"),
+    # One pair of faces (--axis), all six (--faces), or all 26 pieces (--stencil box).
+    "directions": ("x", "y", "z", "all", "box"),
     "pack": ("datatype", "kernel"),
     "self": ("copy", "mpi"),
     "transport": ("datatype", "direct", "staged"),
@@ -63,12 +110,39 @@ ENUMS = {
     "schedule": ("bulk", "pipelined", "-"),
     "gpu_aware": ("n/a", "0", "1"),
     "contiguous": (0, 1),
+    "hugepages": ("on", "off"),
+    "stencil": ("star", "box"),
+    "overlap": (0, 1),
+    "streams": (1, 2),
+    "progress": ("wait", "poll"),
+    "local": (0, 1),
+    "messages": ("aggregated", "separate"),
+    "method": ("p2p", "persistent", "neighbor", "rma"),
+    # The synchronisation of --method rma; "-" with the other methods.
+    "rma_sync": ("pscw", "fence", "-"),
 }
 # Settings that may be empty in a CSV row (free text the tools do not use).
 MAY_BE_EMPTY = frozenset(("version", "commit", "device"))
 GRID_RE = re.compile(r"^[1-9][0-9]*x[1-9][0-9]*x[1-9][0-9]*$")
+HALO_RE = re.compile(r"^[1-9][0-9]*(,[1-9][0-9]*)*$")
 INT_RE = re.compile(r"^[0-9]+$")
 NUMBER_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+
+# Version 1 (schema_version 1 JSON; CSV with '#' comment lines and these columns).
+V1_SETTINGS = SETTINGS[:SETTINGS.index("contiguous") + 1]
+V1_MEASURES = ("N", "Send_B", "Send_min_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
+               "SelfFaces", "OffNodeFaces")
+V1_OPTIONAL = ("Min_us", "Max_us", "Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff",
+               "Copy_GBps", "Peer_GBps")
+V1_CSV_COLUMNS = V1_SETTINGS + V1_MEASURES + V1_OPTIONAL
+# The settings version 1 predates, as every version-1 run had them. Version 1's Pack_us,
+# Stage_us and Unpack_us were each timed alone, not phases of the timed loop (docs/output.md).
+V1_DEFAULTS = {"hugepages": "off", "stencil": "star", "overlap": 0, "streams": 1, "progress": "wait",
+               "local": 0, "fields": 1, "messages": "aggregated", "method": "p2p", "rma_sync": "-"}
+# The environment variables a version-2 JSON run records (version 1: the first five).
+ENVIRONMENT = ("OPENPFC_FD_PROC_GRID", "OPENPFC_ASSUME_GPU_AWARE_MPI", "MPICH_GPU_SUPPORT_ENABLED",
+               "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "SLURM_JOB_ID",
+               "SLURM_JOB_NODELIST", "SLURM_NTASKS", "SLURM_TASKS_PER_NODE", "SLURM_LOCALID")
 
 
 class ResultError(Exception):
@@ -85,15 +159,16 @@ class ResultError(Exception):
 
 
 class Run:
-    def __init__(self, path, line, settings, meta=None):
-        self.path, self.line, self.settings, self.meta = path, line, settings, meta or {}
+    def __init__(self, path, line, settings, meta=None, provenance=None, version=SCHEMA_VERSION):
+        self.path, self.line, self.settings = path, line, settings
+        self.meta, self.provenance, self.version = meta or {}, provenance or {}, version
 
     def __repr__(self):
         return f"Run({self.path}:{self.line} {self.settings})"
 
 
 class Row:
-    """One size of one run: the run's settings and the row's measurements."""
+    """One size (and halo width) of one run: the run's settings and the row's measurements."""
 
     def __init__(self, path, line, run, measured):
         self.path, self.line, self.run, self.measured = path, line, run, measured
@@ -101,6 +176,8 @@ class Row:
     def __getitem__(self, name):
         if name in self.measured:
             return self.measured[name]
+        if name == "size":
+            return (self.size_name, self.size)
         return self.run.settings[name]
 
     def get(self, name, default=None):
@@ -109,6 +186,15 @@ class Row:
         except KeyError:
             return default
         return default if value is None else value
+
+    @property
+    def size_name(self):
+        """"N" (a global cube side) or "L" (a per-rank cube side)."""
+        return "L" if self.measured.get("L") is not None else "N"
+
+    @property
+    def size(self):
+        return self.measured[self.size_name]
 
     def key(self):
         return tuple(self[k] for k in KEY)
@@ -123,8 +209,8 @@ class Row:
 
 
 class ResultFile:
-    def __init__(self, path, kind, runs, rows):
-        self.path, self.kind, self.runs, self.rows = path, kind, runs, rows
+    def __init__(self, path, kind, runs, rows, version=SCHEMA_VERSION):
+        self.path, self.kind, self.runs, self.rows, self.version = path, kind, runs, rows, version
 
 
 def read(path):
@@ -157,22 +243,106 @@ def grid_str(grid):
 
 
 def describe_key(row):
-    return f"N={row['N']} {row['directions']} {row['grid']} halo {row['halo']} {row['pack']}"
+    """The row's key in words: "N=64 H=1 z 1x1x2 datatype p2p star fields 1 aggregated"."""
+    return (f"{row.size_name}={row.size} H={row['H']} {row['directions']} {row['grid']} {row['pack']} "
+            f"{row['method']} {row['stencil']} fields {row['fields']} {row['messages']}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks shared by both readers (they raise ResultError(path, line, ...)).
+
+
+def _check_setting(path, line, name, value):
+    if name == "program" and value != PROGRAM:
+        raise ResultError(path, line, f"program: {value!r} is not {PROGRAM!r}")
+    if name == "grid" and not GRID_RE.match(value):
+        raise ResultError(path, line, f"grid: {value!r} is not GXxGYxGZ")
+    if name == "halo" and not HALO_RE.match(value):
+        raise ResultError(path, line, f"halo: {value!r} is not a list of whole numbers of at least 1")
+    if name in ENUMS and value not in ENUMS[name]:
+        allowed = "|".join(str(v) for v in ENUMS[name])
+        raise ResultError(path, line, f"{name}: {value!r} is not one of {allowed}")
+
+
+def _check_run(path, line, s):
+    """Settings that must agree with each other."""
+    if (s["stencil"] == "box") != (s["directions"] == "box"):
+        raise ResultError(path, line, f"directions {s['directions']} with stencil {s['stencil']}: "
+                          "directions is box exactly when the stencil is box")
+    if (s["method"] == "rma") != (s["rma_sync"] != "-"):
+        raise ResultError(path, line, f"rma_sync {s['rma_sync']} with method {s['method']}: "
+                          "rma_sync is pscw or fence with method rma, else -")
+
+
+def _check_row(path, line, s, m):
+    """The row against itself and its run's settings."""
+    n, l = m.get("N"), m.get("L")
+    if (n is None) == (l is None):
+        raise ResultError(path, line, "a row has exactly one of N and L" +
+                          (", not both" if n is not None else ", neither given"))
+    if s["local"] == 1 and l is None:
+        raise ResultError(path, line, "local is 1 (per-rank sizes): the row needs L, not N")
+    if s["local"] == 0 and n is None:
+        raise ResultError(path, line, "local is 0 (global sizes): the row needs N, not L")
+    grid = [int(g) for g in s["grid"].split("x")]
+    want = grid_str([n] * 3) if n is not None else grid_str(g * l for g in grid)
+    if m["Global"] != want:
+        size = f"N={n}" if n is not None else f"L={l} on grid {s['grid']}"
+        raise ResultError(path, line, f"Global {m['Global']} is not {want} ({size})")
+    if str(m["H"]) not in s["halo"].split(","):
+        raise ResultError(path, line, f"H {m['H']} is not among the run's halo widths {s['halo']}")
+    if m["Send_min_B"] > m["Send_B"]:
+        raise ResultError(path, line, f"Send_min_B {m['Send_min_B']} exceeds Send_B {m['Send_B']}")
+
+
+def _v1_row(s, m):
+    """Fills in a version-1 row's columns that version 1 did not write."""
+    m["L"] = None
+    m["H"] = int(s["halo"])
+    m["Global"] = grid_str([m["N"]] * 3) if isinstance(m.get("N"), int) else None
 
 
 # ---------------------------------------------------------------------------------------------
 # CSV
 
 
+def _csv_records(path, text):
+    """(line, fields) of each CSV record, parsed by the csv module; '#' comment lines and blank
+    lines between records are skipped. A quoted field may span lines."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    i = 0
+    while i < len(lines):
+        start = i
+        first = lines[i].rstrip("\r")
+        i += 1
+        if not first.strip() or first.lstrip().startswith("#"):
+            continue
+        parts = [first]
+        # An odd number of quotes so far: a quoted field goes on past this line.
+        while sum(p.count('"') for p in parts) % 2 == 1:
+            if i == len(lines):
+                raise ResultError(path, start + 1, "a quoted field is not closed before the end of the file")
+            parts.append(lines[i].rstrip("\r"))
+            i += 1
+        record = "\n".join(parts)
+        try:
+            rows = list(csv.reader(io.StringIO(record, newline=""), strict=True))
+        except csv.Error as e:
+            raise ResultError(path, start + 1, f"malformed CSV: {e}") from None
+        yield start + 1, [f.strip() for f in rows[0]] if rows else [""], record
+
+
 def _csv_value(path, line, name, text):
     """Converts one CSV field; raises ResultError naming the column."""
     if name in OPTIONAL:
-        if text == "":
+        if text == "" and name not in ROW_IDS:
             return None
-        if text == NA:
+        if text == NA and name in OPTIONAL_MEASURES:
             return NA
     if text == "":
-        if name in MAY_BE_EMPTY:
+        if name in MAY_BE_EMPTY or name in PROVENANCE:
             return text
         raise ResultError(path, line, f"{name} is empty")
     if name in INT_FIELDS:
@@ -181,7 +351,11 @@ def _csv_value(path, line, name, text):
         value = int(text)
         if value < INT_MIN.get(name, 0):
             raise ResultError(path, line, f"{name}: {value} is below {INT_MIN[name]}")
-    elif name in MEASURES or name in OPTIONAL:
+    elif name == "Global":
+        if not GRID_RE.match(text):
+            raise ResultError(path, line, f"Global: {text!r} is not GXxGYxGZ")
+        value = text
+    elif name in DECIMALS:
         if not NUMBER_RE.match(text):
             raise ResultError(path, line, f"{name}: {text!r} is not a number")
         value = float(text)
@@ -193,72 +367,70 @@ def _csv_value(path, line, name, text):
     return value
 
 
-def _check_setting(path, line, name, value):
-    if name == "program" and value != PROGRAM:
-        raise ResultError(path, line, f"program: {value!r} is not {PROGRAM!r}")
-    if name == "grid" and not GRID_RE.match(value):
-        raise ResultError(path, line, f"grid: {value!r} is not GXxGYxGZ")
-    if name in ENUMS and value not in ENUMS[name]:
-        allowed = "|".join(str(v) for v in ENUMS[name])
-        raise ResultError(path, line, f"{name}: {value!r} is not one of {allowed}")
+def _looks_like_header(fields):
+    return fields[:1] == ["program"] or ("Send_B" in fields and "Time_us" in fields)
 
 
-def _is_header(fields):
-    return fields[0] == "program" or ("N" in fields and "Send_B" in fields)
+def _header_version(path, line, fields):
+    """The version of a CSV header (1 or 2); raises ResultError when it lacks columns."""
+    seen = set()
+    for name in fields:
+        if name in seen:
+            raise ResultError(path, line, f"column {name} appears twice in the header")
+        seen.add(name)
+    if not seen & set(CSV_COLUMNS):
+        raise ResultError(path, line, "expected the CSV header row (program,version,...) or a JSON document")
+    v2_only = set(CSV_COLUMNS) - set(V1_CSV_COLUMNS)
+    need = SETTINGS + MEASURES + SIZES + ROW_IDS if seen & v2_only else V1_SETTINGS + V1_MEASURES
+    missing = [c for c in need if c not in seen]
+    if missing:
+        raise ResultError(path, line, "header lacks column" + ("s " if len(missing) > 1 else " ")
+                          + ",".join(missing))
+    return 2 if seen & v2_only else 1
 
 
 def _read_csv(path, text):
     header = header_line = current = None
+    version = None
     runs, rows = [], []
     new_run = False
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip("\r")
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        fields = [f.strip() for f in line.split(",")]
+    for lineno, fields, _ in _csv_records(path, text):
         if header is None:
-            if not set(fields) & set(CSV_COLUMNS):
-                raise ResultError(path, lineno, "expected the CSV header row (program,version,...) "
-                                  "or a JSON document")
-            seen = set()
-            for name in fields:
-                if name in seen:
-                    raise ResultError(path, lineno, f"column {name} appears twice in the header")
-                seen.add(name)
-            missing = [c for c in SETTINGS + MEASURES if c not in seen]
-            if missing:
-                raise ResultError(path, lineno, "header lacks column" + ("s " if len(missing) > 1 else " ")
-                                  + ",".join(missing))
+            version = _header_version(path, lineno, fields)
             header, header_line = fields, lineno
             continue
         if fields == header:
             new_run = True  # a repeated header: the rows that follow are another run
             continue
-        if _is_header(fields):
+        if _looks_like_header(fields):
             raise ResultError(path, lineno, f"a header that differs from the header on line {header_line}")
         if len(fields) != len(header):
             raise ResultError(path, lineno, f"{len(fields)} fields, but the header (line {header_line}) "
                               f"has {len(header)}")
         record = dict(zip(header, fields))
-        settings = {n: _csv_value(path, lineno, n, record[n]) for n in SETTINGS}
-        measured = {}
-        for n in MEASURES + OPTIONAL:
-            measured[n] = _csv_value(path, lineno, n, record[n]) if n in record else None
-        _check_row(path, lineno, measured)
-        if current is None or new_run or current.settings != settings:
-            current = Run(path, lineno, settings)
+        settings = {}
+        for n in SETTINGS:
+            if n in record:
+                settings[n] = _csv_value(path, lineno, n, record[n])
+            elif version == 1 and n in V1_DEFAULTS:
+                settings[n] = V1_DEFAULTS[n]
+        if version == 1:
+            settings["halo"] = str(settings["halo"])
+        _check_run(path, lineno, settings)
+        measured = {n: _csv_value(path, lineno, n, record[n]) if n in record else None for n in COLUMNS}
+        if version == 1:
+            _v1_row(settings, measured)
+        _check_row(path, lineno, settings, measured)
+        provenance = {n: record[n] for n in PROVENANCE if n in record}
+        if (current is None or new_run or current.settings != settings
+                or current.provenance != provenance):
+            current = Run(path, lineno, settings, provenance=provenance, version=version)
             runs.append(current)
             new_run = False
         rows.append(Row(path, lineno, current, measured))
     if header is None:
         raise ResultError(path, 1, "no CSV header row (only comments)")
-    return ResultFile(path, "csv", runs, rows)
-
-
-def _check_row(path, line, m):
-    if m["Send_min_B"] > m["Send_B"]:
-        raise ResultError(path, line, f"Send_min_B {m['Send_min_B']} exceeds Send_B {m['Send_B']}")
+    return ResultFile(path, "csv", runs, rows, version)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,6 +519,13 @@ class _JsonChecker:
             self.fail(parent, key, f"{where}.{key} is not a finite number")
         return float(value)
 
+    def wrap(self, obj, key, check, *args):
+        """Runs check(path, 0, *args), moving its ResultError to obj's line of key."""
+        try:
+            check(self.path, 0, *args)
+        except ResultError as e:
+            self.fail(obj, key, e.message)
+
 
 def _is_kind(value, kinds):
     for k in kinds:
@@ -371,6 +550,43 @@ def _json_repr(value):
     return s if len(s) <= 40 else s[:37] + "..."
 
 
+def compact(values):
+    """A list of integers as the CSV's hosts column writes it: "0-3", "-1*4", "0-3,0-3"."""
+    out, i = [], 0
+    while i < len(values):
+        j = i
+        if i + 1 < len(values) and values[i + 1] == values[i]:
+            while j + 1 < len(values) and values[j + 1] == values[i]:
+                j += 1
+            out.append(f"{values[i]}*{j - i + 1}")
+        else:
+            while values[i] >= 0 and j + 1 < len(values) and values[j + 1] == values[j] + 1:
+                j += 1
+            out.append(f"{values[i]}-{values[j]}" if j > i else str(values[i]))
+        i = j + 1
+    return ",".join(out)
+
+
+def _json_provenance(program, run):
+    """The PROVENANCE texts of a JSON document, as the CSV would write them."""
+    p = {"command_line": " ".join(run.get("command_line", [])), "start_utc": run.get("start_utc", "")}
+    if all(k in program for k in ("build_type", "compiler", "kokkos", "backends")):
+        p["build"] = (f"{program['build_type']}; {program['compiler']}; {program['kokkos']}; "
+                      f"backends {' '.join(program['backends'])}")
+    for k in ("mpi_library", "mpi_thread"):
+        if k in program:
+            p[k] = program[k]
+    try:
+        p["hosts"] = "; ".join(f"{h['name']} ranks {compact(h['ranks'])} devices {compact(h['devices'])}"
+                               for h in run.get("hosts", []))
+    except (KeyError, TypeError):
+        pass
+    env = run.get("environment")
+    if isinstance(env, dict):
+        p["environment"] = "; ".join(f"{k}={'(unset)' if v is None else v}" for k, v in env.items())
+    return p
+
+
 def _read_json(path, text):
     try:
         doc = _decoder().decode(text)
@@ -385,34 +601,42 @@ def _read_json(path, text):
         c.fail(doc, "schema" if "schema" in doc else None,
                f'"schema" must be "{SCHEMA_NAME}", not {_json_repr(doc.get("schema"))}')
     version = c.integer(doc, "schema_version", "document")
-    if version != SCHEMA_VERSION:
-        c.fail(doc, "schema_version", f"schema_version {version}: this script reads version "
-               f"{SCHEMA_VERSION}")
+    if version not in SCHEMA_VERSIONS:
+        c.fail(doc, "schema_version", f"schema_version {version}: this script reads versions "
+               + " and ".join(str(v) for v in SCHEMA_VERSIONS))
 
     program = c.obj(doc, "program", "document")
     run = c.obj(doc, "run", "document")
     s = {}
     s["program"] = c.string(program, "name", "program")
-    _check_json_setting(c, program, "name", "program", s["program"])
+    c.wrap(program, "name", _check_setting, "program", s["program"])
     s["version"] = c.string(program, "version", "program")
     s["commit"] = c.string(program, "commit", "program")
-    for key in ("backend", "device"):
-        s[key] = c.string(run, key, "run")
-    for key in ("ranks", "nodes"):
-        s[key] = c.integer(run, key, "run")
+    if version >= 2:
+        c.string(program, "mpi_thread", "program")
     grid = c.member(run, "grid", "run", ("array",), "an array of 3 whole numbers")
     if len(grid) != 3 or not all(_is_kind(g, ("integer",)) and g >= 1 for g in grid):
         c.fail(run, "grid", f"run.grid must be 3 whole numbers of at least 1, not {_json_repr(grid)}")
-    s["grid"] = grid_str(int(g) for g in grid)
-    s["grid_source"] = c.string(run, "grid_source", "run")
-    s["directions"] = c.string(run, "directions", "run")
-    for key in ("halo", "iters", "warmup", "repeats"):
-        s[key] = c.integer(run, key, "run")
-    for key in ("pack", "self", "transport", "schedule", "gpu_aware"):
-        s[key] = c.string(run, key, "run")
-    s["contiguous"] = c.integer(run, "contiguous", "run")
-    for key in ("directions", "pack", "self", "transport", "schedule", "gpu_aware", "contiguous"):
-        _check_json_setting(c, run, key, key, s[key])
+    if version >= 2:
+        halo = c.member(run, "halo", "run", ("array",), "an array of whole numbers")
+        if not halo or not all(_is_kind(h, ("integer",)) and h >= 1 for h in halo):
+            c.fail(run, "halo", f"run.halo must be whole numbers of at least 1, not {_json_repr(halo)}")
+        halo = ",".join(str(int(h)) for h in halo)
+    else:
+        halo = str(c.integer(run, "halo", "run"))
+    for key in SETTINGS[3:]:
+        if key == "grid":
+            s[key] = grid_str(int(g) for g in grid)
+        elif key == "halo":
+            s[key] = halo
+        elif version == 1 and key in V1_DEFAULTS and key not in run:
+            s[key] = V1_DEFAULTS[key]
+        elif key in INT_FIELDS:
+            s[key] = c.integer(run, key, "run")
+        else:
+            s[key] = c.string(run, key, "run")
+        c.wrap(run, key, _check_setting, key, s[key])
+    c.wrap(run, None, _check_run, s)
     # The rest is checked loosely here (docs/output.schema.json is exact).
     c.member(run, "command_line", "run", ("array",), "an array of strings")
     c.string(run, "start_utc", "run")
@@ -424,8 +648,8 @@ def _read_json(path, text):
     if "limits" in run:
         c.obj(run, "limits", "run")
 
-    meta = {"program": dict(program), "run": {k: v for k, v in run.items()}}
-    the_run = Run(path, c.line_of(run.start), s, meta)
+    meta = {"program": dict(program), "run": dict(run)}
+    the_run = Run(path, c.line_of(run.start), s, meta, _json_provenance(program, run), version)
     rows = []
     items = c.member(doc, "rows", "document", ("array",), "an array")
     for i, item in enumerate(items):
@@ -435,66 +659,154 @@ def _read_json(path, text):
         m = {}
         for key in MEASURES:
             m[key] = c.integer(item, key, where) if key in INT_FIELDS else c.number(item, key, where)
-        for key in OPTIONAL:
+        for key in SIZES:
+            m[key] = c.integer(item, key, where) if key in item else None
+        if version == 1:
+            if m["N"] is None:
+                c.fail(item, None, f'{where} lacks "N"')
+            _v1_row(s, m)
+        else:
+            m["Global"] = c.string(item, "Global", where)
+            if not GRID_RE.match(m["Global"]):
+                c.fail(item, "Global", f"{where}.Global must be GXxGYxGZ, not {_json_repr(m['Global'])}")
+            m["H"] = c.integer(item, "H", where)
+        for key in OPTIONAL_MEASURES:
             if key not in item:
                 m[key] = None
+            elif key in INT_FIELDS:
+                m[key] = c.integer(item, key, where)
             else:
                 m[key] = c.number(item, key, where, nullable=True)
                 if m[key] is None:
                     m[key] = NA
         line = c.line_of(item.start)
-        _check_row(path, line, m)
+        _check_row(path, line, s, m)
         rows.append(Row(path, line, the_run, m))
-    return ResultFile(path, "json", [the_run], rows)
-
-
-def _check_json_setting(c, obj, key, name, value):
-    try:
-        _check_setting(c.path, 0, name, value)
-    except ResultError as e:
-        c.fail(obj, key, e.message)
+    return ResultFile(path, "json", [the_run], rows, version)
 
 
 # ---------------------------------------------------------------------------------------------
 # Strict check of a CSV file as the benchmark writes it (used by tests/tools/test_tools.py).
 
 
+def csv_field(text):
+    """A field as the benchmark quotes it (RFC 4180): quoted when it holds , " CR or LF."""
+    if not any(ch in text for ch in ',"\r\n'):
+        return text
+    return '"' + text.replace('"', '""') + '"'
+
+
 def csv_format_problems(path):
-    """Problems with a CSV file beyond what the reader needs: the header must name exactly
-    CSV_COLUMNS in order, and each number must carry the documented decimals.
+    """Problems with a CSV file beyond what the reader needs. Version 2: no comment or blank
+    lines; the header names exactly CSV_COLUMNS in order; each field quoted exactly when it must
+    be; each number with the documented decimals; n/a only in NA_FIELDS; each optional group of
+    columns all filled or all empty, filled exactly when the run's settings ask for it (box,
+    spread, overlap). Version 1: the header names exactly V1_CSV_COLUMNS (comments allowed).
     Returns a list of "FILE:LINE: ..." strings (empty when the file is exact)."""
-    problems = []
     try:
-        read(path)
+        f = read(path)
     except ResultError as e:
         return [str(e)]
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    with open(path, encoding="utf-8", newline="") as fh:
+        text = fh.read()
+    if f.version == 1:
+        return _v1_format_problems(path, text)
+    problems = []
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        if raw.startswith("#"):
+            problems.append(f"{path}:{lineno}: a comment line (version 2 CSV has none)")
+        elif not raw.strip() and lineno < text.count("\n") + 1:
+            problems.append(f"{path}:{lineno}: a blank line")
+        if raw.endswith("\r"):
+            problems.append(f"{path}:{lineno}: CRLF line end (the benchmark writes LF)")
+    if text and not text.endswith("\n"):
+        problems.append(f"{path}: the last line has no line end")
     header_seen = False
-    for lineno, raw in enumerate(lines, 1):
-        line = raw.rstrip("\r")
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split(",")
-        if not header_seen or _is_header(fields):
-            if tuple(fields) != CSV_COLUMNS:
+    for lineno, fields, record in _csv_records(path, text):
+        raw_fields = next(csv.reader(io.StringIO(record, newline="")))
+        if ",".join(csv_field(v) for v in raw_fields) != record:
+            problems.append(f"{path}:{lineno}: quoting: a field is quoted that need not be, or not as "
+                            "RFC 4180 has it")
+        if not header_seen or _looks_like_header(fields):
+            if tuple(raw_fields) != CSV_COLUMNS:
                 problems.append(f"{path}:{lineno}: header is not exactly {','.join(CSV_COLUMNS)}")
                 return problems
             header_seen = True
             continue
-        for name, text in zip(CSV_COLUMNS, fields):
-            if text != text.strip():
-                problems.append(f"{path}:{lineno}: {name}: {text!r} has spaces")
-            if text == NA and name in NA_FIELDS or text == "" and (name in OPTIONAL or name in MAY_BE_EMPTY):
+        rec = dict(zip(CSV_COLUMNS, raw_fields))
+        for name, value in rec.items():
+            if name not in PROVENANCE and value != value.strip():
+                problems.append(f"{path}:{lineno}: {name}: {value!r} has spaces")
+            problem = _field_problem(name, value)
+            if problem:
+                problems.append(f"{path}:{lineno}: {name}: {value!r} is not {problem}")
+        problems += [f"{path}:{lineno}: {p}" for p in _group_problems(rec)]
+    return problems
+
+
+def _field_problem(name, text):
+    """What a field of a version-2 row should have been, or None."""
+    if text == NA and name in NA_FIELDS:
+        return None
+    if text == "" and (name in OPTIONAL_MEASURES or name in SIZES or name in MAY_BE_EMPTY):
+        return None
+    if name == "Global":
+        return None if GRID_RE.match(text) else "GXxGYxGZ"
+    if name in INT_FIELDS:
+        return None if re.match(r"^(0|[1-9][0-9]*)$", text) else "a whole number"
+    if name in DECIMALS:
+        want = r"^-?[0-9]+\.[0-9]{%d}$" % DECIMALS[name]
+        return None if re.match(want, text) else f"fixed with {DECIMALS[name]} decimals"
+    return None
+
+
+def _group_problems(rec):
+    out = []
+    for group, names in GROUPS.items():
+        if group == "limit" and rec["Send_B"] == "0":
+            # Nothing to copy: the benchmark leaves Copy_GBps out when Send_B is 0.
+            if rec["Copy_GBps"] != "":
+                out.append("Copy_GBps filled with Send_B 0")
+            names = ("Peer_GBps",)
+        filled = [n for n in names if rec[n] != ""]
+        if filled and len(filled) != len(names):
+            out.append(f"group {group}: {','.join(filled)} filled but not "
+                       + ",".join(n for n in names if n not in filled))
+    wants = {"box": rec["stencil"] == "box", "spread": rec["repeats"] != "1", "overlap": rec["overlap"] == "1"}
+    for group, want in wants.items():
+        have = rec[GROUPS[group][0]] != ""
+        if have != want:
+            out.append(f"group {group} {'filled' if have else 'empty'} with stencil {rec['stencil']}, "
+                       f"repeats {rec['repeats']}, overlap {rec['overlap']}")
+    if rec["hugepages"] == "off" and rec["Field_MiB"] != "":
+        out.append("Field_MiB filled with hugepages off")
+    return out
+
+
+def _v1_format_problems(path, text):
+    problems = []
+    header_seen = False
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split(",")
+        if not header_seen or _looks_like_header(fields):
+            if tuple(fields) != V1_CSV_COLUMNS:
+                problems.append(f"{path}:{lineno}: header is not exactly {','.join(V1_CSV_COLUMNS)}")
+                return problems
+            header_seen = True
+            continue
+        for name, value in zip(V1_CSV_COLUMNS, fields):
+            if value != value.strip():
+                problems.append(f"{path}:{lineno}: {name}: {value!r} has spaces")
+            if value == NA and name in ("Eff", "Peer_GBps") or value == "" and (
+                    name in V1_OPTIONAL or name in MAY_BE_EMPTY):
                 continue
-            if name not in DECIMALS and name not in INT_FIELDS:
-                continue
-            if name in INT_FIELDS:
-                want = re.compile(r"^(0|[1-9][0-9]*)$")
-                what = "a whole number"
+            if name == "halo":
+                problem = None if re.match(r"^[1-9][0-9]*$", value) else "a whole number"
             else:
-                want = re.compile(r"^-?[0-9]+\.[0-9]{%d}$" % DECIMALS[name])
-                what = f"fixed with {DECIMALS[name]} decimals"
-            if not want.match(text):
-                problems.append(f"{path}:{lineno}: {name}: {text!r} is not {what}")
+                problem = _field_problem(name, value)
+            if problem:
+                problems.append(f"{path}:{lineno}: {name}: {value!r} is not {problem}")
     return problems

@@ -75,40 +75,37 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 // Normalised to its plain digits, so that CLI11's conversion (base 0) reads "010" as 10, not 8.
 CLI::Validator whole(std::int64_t lo, std::int64_t hi) {
-  return CLI::Validator(
-      [lo, hi](std::string& s) {
-        const auto v = parse_whole(s, lo, hi);
-        if (!v) return whole_text(s, lo, hi);
-        s = std::to_string(*v);
-        return std::string();
-      },
-      "", "whole");
+  return {[lo, hi](std::string& s) {
+            const auto v = parse_whole(s, lo, hi);
+            if (!v) return whole_text(s, lo, hi);
+            s = std::to_string(*v);
+            return std::string();
+          },
+          "", "whole"};
 }
 
 // "N1,N2,...": every item a whole number in [lo, hi] (empty items are errors, not skipped).
 CLI::Validator whole_list(std::int64_t lo, std::int64_t hi) {
-  return CLI::Validator(
-      [lo, hi](std::string& s) {
-        for (const auto& item : split(s, ',')) {
-          if (!parse_whole(item, lo, hi)) return whole_text(item, lo, hi);
-        }
-        return std::string();
-      },
-      "", "whole_list");
+  return {[lo, hi](std::string& s) {
+            for (const auto& item : split(s, ',')) {
+              if (!parse_whole(item, lo, hi)) return whole_text(item, lo, hi);
+            }
+            return std::string();
+          },
+          "", "whole_list"};
 }
 
 // One of the names of E, turned into the value CLI11 then stores.
 template <class E>
 CLI::Validator choice() {
-  return CLI::Validator(
-      [](std::string& s) {
-        const auto names = name_map<E>();
-        const auto it = names.find(s);
-        if (it == names.end()) return "'" + s + "' is not one of " + name_choices<E>();
-        s = std::to_string(static_cast<int>(it->second));
-        return std::string();
-      },
-      "", "choice");
+  return {[](std::string& s) {
+            const auto names = name_map<E>();
+            const auto it = names.find(s);
+            if (it == names.end()) return "'" + s + "' is not one of " + name_choices<E>();
+            s = std::to_string(static_cast<int>(it->second));
+            return std::string();
+          },
+          "", "choice"};
 }
 
 template <class E>
@@ -321,8 +318,8 @@ void add_measurement(CLI::App& app, Options& o, Given& g) {
       ->type_name("R");
   s->add_flag("--check", o.check, "verify every ghost cell after one exchange per size (untimed)");
   s->add_flag("--breakdown", o.breakdown,
-              "also time Pack_us, Xfer_us (MPI alone on packed buffers), Stage_us, Unpack_us; "
-              "adds Xfer_GBps and Eff = Uni_GBps / Xfer_GBps");
+              "the phases of the timed exchanges Pack_us, Mpi_us, Stage_us, Unpack_us, and the reference Xfer_us "
+              "(MPI alone on packed buffers, timed apart) with Xfer_GBps and Eff = Uni_GBps / Xfer_GBps");
   s->add_flag("--limit", o.limit,
               "also measure Copy_GBps (contiguous copy of Send_B bytes where the field lives) and "
               "Peer_GBps (direct copy between neighbouring GPUs)");

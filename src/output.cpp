@@ -121,10 +121,10 @@ std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups)
 }
 
 std::string json_head(const HeaderInfo& h) {
-  ordered_json program = {{"name", "halo-bandwidth"},   {"version", h.version},        {"commit", h.commit},
-                          {"build_type", h.build_type}, {"compiler", h.compiler},      {"kokkos", h.kokkos},
-                          {"backends", h.backends},     {"mpi_library", h.mpi_library},
-                          {"mpi_thread", h.mpi_thread}};
+  ordered_json program = {
+      {"name", "halo-bandwidth"},   {"version", h.version},         {"commit", h.commit},
+      {"build_type", h.build_type}, {"compiler", h.compiler},       {"kokkos", h.kokkos},
+      {"backends", h.backends},     {"mpi_library", h.mpi_library}, {"mpi_thread", h.mpi_thread}};
   ordered_json hosts = ordered_json::array();
   std::map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < h.rank_host.size(); ++r) {

@@ -65,16 +65,19 @@ void* huge_alloc(std::size_t bytes) {
   const std::size_t span = bytes + kHugePage + guard;
   void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
-  const auto base = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t start = (base + kHugePage - 1) / kHugePage * kHugePage;
-  const std::uintptr_t end = start + bytes;  // bytes is whole huge pages
+  // Offsets from the mapping, not integers turned into pointers: the aligned
+  // start, the end of the whole pages, the guard page after them.
+  char* const first = static_cast<char*>(raw);
+  const auto misalign = reinterpret_cast<std::uintptr_t>(raw) % kHugePage;
+  char* const start = first + (misalign == 0 ? 0 : kHugePage - misalign);
+  char* const end = start + bytes;  // bytes is whole huge pages
+  char* const tail = end + guard;
   // Give back what lies before the aligned start and after the guard page.
-  if (start > base) munmap(raw, start - base);
-  const std::uintptr_t tail = end + guard;
-  if (base + span > tail) munmap(reinterpret_cast<void*>(tail), base + span - tail);
-  mprotect(reinterpret_cast<void*>(end), guard, PROT_NONE);
-  madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);
-  return reinterpret_cast<void*>(start);
+  if (start > first) munmap(first, static_cast<std::size_t>(start - first));
+  if (first + span > tail) munmap(tail, static_cast<std::size_t>(first + span - tail));
+  mprotect(end, guard, PROT_NONE);
+  madvise(start, bytes, MADV_HUGEPAGE);
+  return start;
 }
 
 void huge_free(void* p, std::size_t bytes) noexcept { munmap(p, bytes + page_size()); }

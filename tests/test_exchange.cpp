@@ -352,17 +352,20 @@ TEST(Exchange, EveryMethodShapeAndTransport) {
   const ProcGrid grid = auto_grid(comm.size());
   int cases = 0;
   int unavailable = 0;
-  for (const MethodKind method : {MethodKind::p2p, MethodKind::persistent, MethodKind::neighbor, MethodKind::rma}) {
+  for (const MethodKind method :
+       {MethodKind::p2p, MethodKind::persistent, MethodKind::neighbor, MethodKind::rma}) {
     for (const RmaSync sync : {RmaSync::pscw, RmaSync::fence}) {
       if (sync == RmaSync::fence && method != MethodKind::rma) continue;
       for (const bool box : {false, true}) {
         for (const auto& [fields, messages] : {std::pair<int, Messages>{1, Messages::aggregated},
-                                               {3, Messages::aggregated}, {3, Messages::separate}}) {
+                                               {3, Messages::aggregated},
+                                               {3, Messages::separate}}) {
           for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
             for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
               for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {
                 if (t == Transport::datatype && sched == Schedule::bulk) continue;  // no schedule there
-                if (method == MethodKind::neighbor && sched == Schedule::pipelined && t != Transport::datatype)
+                if (method == MethodKind::neighbor && sched == Schedule::pipelined &&
+                    t != Transport::datatype)
                   continue;  // refused at start-up: one collective sends everything
                 Shape shape = cube(13, 2, {true, true, true}, fields);
                 if (box) shape.dirs = box_directions();
@@ -385,10 +388,10 @@ TEST(Exchange, EveryMethodShapeAndTransport) {
                     skipped = true;
                   }
                 });
-                const std::string where = fmt::format(
-                    "method {} sync {} {} fields {} {} transport {} self {} schedule {}", to_string(method),
-                    to_string(sync), box ? "box" : "star", fields, to_string(messages), to_string(t),
-                    to_string(self), to_string(sched));
+                const std::string where =
+                    fmt::format("method {} sync {} {} fields {} {} transport {} self {} schedule {}",
+                                to_string(method), to_string(sync), box ? "box" : "star", fields,
+                                to_string(messages), to_string(t), to_string(self), to_string(sched));
                 int any_skip = skipped ? 1 : 0;
                 MPI_Allreduce(MPI_IN_PLACE, &any_skip, 1, MPI_INT, MPI_MAX, comm.get());
                 EXPECT_EQ(any_skip, skipped ? 1 : 0) << "ranks disagree on the window: " << where;
@@ -397,7 +400,8 @@ TEST(Exchange, EveryMethodShapeAndTransport) {
                   ++unavailable;
                   continue;
                 }
-                const Status v = agree(comm, out.failure ? fail(*out.failure + " [" + where + "]") : Status{});
+                const Status v =
+                    agree(comm, out.failure ? fail(*out.failure + " [" + where + "]") : Status{});
                 EXPECT_FALSE(v) << v->message;
                 ++cases;
               }

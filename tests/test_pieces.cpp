@@ -3,8 +3,8 @@
 #include <set>
 
 #include "halobw/messages.hpp"
-#include "halobw/settings.hpp"
 #include "halobw/pieces.hpp"
+#include "halobw/settings.hpp"
 
 using namespace halobw;
 
@@ -221,7 +221,8 @@ TEST(Pieces, BoxPiecesAndTheirBytes) {
     for (const Piece& piece : p.pieces) {
       const Offset3& d = offset_of(piece.dir);
       std::uint64_t want = 8;  // one field: 8 h^k times the extents along the axes not crossed
-      for (int a = 0; a < 3; ++a) want *= d[a] != 0 ? static_cast<std::uint64_t>(h) : static_cast<std::uint64_t>(p.brick.extent[a]);
+      for (int a = 0; a < 3; ++a)
+        want *= d[a] != 0 ? static_cast<std::uint64_t>(h) : static_cast<std::uint64_t>(p.brick.extent[a]);
       EXPECT_EQ(piece_bytes(piece), want) << direction_name(piece.dir);
       EXPECT_EQ(piece.self, d[2] == 0) << direction_name(piece.dir);  // only z is cut
     }
@@ -248,7 +249,8 @@ TEST(Pieces, BoxPiecesAndTheirBytes) {
 // The stencil's boxes: interior and border are disjoint and cover the owned cells; the interior needs no
 // ghost cell along the axes the stencil reaches; too thin a brick is all border.
 TEST(Pieces, StencilBoxesCoverTheOwnedCells) {
-  for (const AxisSet reach : {AxisSet{false, false, true}, AxisSet{true, false, false}, AxisSet{true, true, true}}) {
+  for (const AxisSet reach :
+       {AxisSet{false, false, true}, AxisSet{true, false, false}, AxisSet{true, true, true}}) {
     for (int h = 1; h <= 3; ++h) {
       const RankPlan p = plan(ProcGrid({1, 1, 1}), 11, h, reach, 0);
       const StencilBoxes b = stencil_boxes(p, reach);

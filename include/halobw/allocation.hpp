@@ -123,7 +123,7 @@ Allocation allocate(std::size_t bytes, Placement placement, const std::string& l
   if (is_host_memory<MemSpace> && placement == Placement::huge_pages && bytes >= kHugeThreshold &&
       huge_pages_available()) {
     const std::size_t held = placed_bytes(bytes, placement);
-    return Allocation(huge_alloc(held), held, huge_free);
+    return {huge_alloc(held), held, huge_free};
   }
   return detail::kokkos_allocation<MemSpace>(bytes, label);
 }

@@ -76,12 +76,12 @@ class Exchanger {
 
   // `fields` must outlive the exchanger; `comm` must too.
   Exchanger(const Comm& comm, RankPlan plan, MessageTable table, std::vector<Field> fields,
-            const ExchangeSetup& setup)
+            ExchangeSetup setup)
       : comm_(comm.get()),
         plan_(std::move(plan)),
         table_(std::move(table)),
         fields_(std::move(fields)),
-        setup_(setup) {
+        setup_(std::move(setup)) {
     const BufferSizes sizes = buffer_sizes(table_, TransportPolicy::kind, setup_.breakdown);
     const Placement packed = buffer_placement<MemSpace>(setup_.host_placement);
     const Placement staging = staging_placement<MemSpace>(setup_.host_placement);
@@ -230,7 +230,8 @@ class Exchanger {
         w.send = t.send;
         w.recv = t.recv;
         for (int f = 0; f < msg.fields; ++f) {
-          double* field = fields_[static_cast<std::size_t>(msg.first_field + f)].data();
+          double* field =
+              fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data();
           w.parts.push_back({field, 1, t.send_one});
           MPI_Aint where = 0;
           check_mpi(MPI_Get_address(field, &where), "MPI_Get_address");
@@ -286,8 +287,9 @@ class Exchanger {
     std::vector<MPI_Aint> where(static_cast<std::size_t>(msg.fields));
     std::vector<MPI_Datatype> types(static_cast<std::size_t>(msg.fields), one);
     for (int f = 0; f < msg.fields; ++f) {
-      check_mpi(MPI_Get_address(fields_[static_cast<std::size_t>(msg.first_field + f)].data(),
-                                &where[static_cast<std::size_t>(f)]),
+      check_mpi(MPI_Get_address(
+                    fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(),
+                    &where[static_cast<std::size_t>(f)]),
                 "MPI_Get_address");
     }
     MPI_Datatype t = MPI_DATATYPE_NULL;

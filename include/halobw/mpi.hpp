@@ -68,7 +68,7 @@ class Comm {
   [[nodiscard]] Watchdog* watchdog() const { return watchdog_; }
   // Armed for one collective call on this communicator.
   [[nodiscard]] Watchdog::Guard guard(const char* call) const {
-    return Watchdog::Guard(watchdog_, call, nullptr, Watchdog::Kind::collective);
+    return {watchdog_, call, nullptr, Watchdog::Kind::collective};
   }
   // MPI_Barrier, under the watchdog.
   void barrier() const;

@@ -39,6 +39,7 @@ def main():
     check("schema row properties are the columns", list(row["properties"]) == names,
           f"{list(row['properties'])} vs {names}")
     always = [c["name"] for c in cols if c["group"] in ("standard", "send_min")]
+    in_every_row = [c["name"] for c in cols if c["group"] == "standard" or c["always_in_files"]]
     check("schema requires the columns every row has", sorted(row["required"]) == sorted(always),
           f"{row['required']} vs {always}")
     defs = schema["$defs"]
@@ -47,6 +48,8 @@ def main():
         text = json.dumps(prop)
         if c["integer"]:
             ok = "count" in text or '"integer"' in text
+        elif c["decimals"] == -2:
+            ok = '"string"' in text
         else:
             ok = "time" in text or "rate" in text or '"number"' in text
         check(f"schema type of {c['name']}", ok, text)
@@ -62,9 +65,14 @@ def main():
     import halobw_results as hr
     check("halobw_results.SETTINGS are the CSV settings",
           list(hr.SETTINGS) == [s["name"] for s in reg["settings"] if s["csv"]], hr.SETTINGS)
-    check("halobw_results.MEASURES + OPTIONAL are the columns in file order",
-          list(hr.MEASURES) + list(hr.OPTIONAL) == names, f"{hr.MEASURES} {hr.OPTIONAL}")
-    check("halobw_results.MEASURES are the columns every row has", list(hr.MEASURES) == always, hr.MEASURES)
+    check("halobw_results.COLUMNS are the columns in file order", list(hr.COLUMNS) == names, hr.COLUMNS)
+    check("halobw_results.MEASURES and OPTIONAL split the columns",
+          sorted(list(hr.MEASURES) + list(hr.OPTIONAL)) == sorted(names) and not set(hr.MEASURES) & set(hr.OPTIONAL),
+          f"{hr.MEASURES} {hr.OPTIONAL}")
+    check("halobw_results.MEASURES are the standard and Send_min_B columns", list(hr.MEASURES) == always, hr.MEASURES)
+    for n in in_every_row:
+        check(f"the schema or the reader has {n} in every row", n in row["required"] or n in hr.MEASURES or
+              n in getattr(hr, "ROW_IDS", ()) or n in getattr(hr, "SIZES", ()) or json.dumps(schema).count(f'"{n}"') > 1)
     check("halobw_results.NA_FIELDS", sorted(hr.NA_FIELDS) == sorted(c["name"] for c in cols if c["na_allowed"]),
           hr.NA_FIELDS)
     for c in cols:
@@ -80,8 +88,10 @@ def main():
     groups = {}
     for c in cols:
         groups.setdefault(c["group"], []).append(c["name"])
-    check("check_table.COLUMNS are the standard columns", ct.COLUMNS == groups["standard"], ct.COLUMNS)
-    flat = ct.COLUMNS + [n for g in ct.OPTIONAL for n in g]
+    check("check_table.COLUMNS are the standard columns, in order", ct.COLUMNS == groups["standard"], ct.COLUMNS)
+    check("check_table's size columns are the registry's", ct.SIZE["cube"] == groups["cube"] and
+          ct.SIZE["local"] == groups["local"] and ct.SWEEP == groups["sweep"], f"{ct.SIZE} {ct.SWEEP}")
+    flat = ct.SIZE["cube"] + ct.SWEEP + ct.COLUMNS + [n for g in ct.OPTIONAL for n in g]
     check("check_table column order is the table's", flat == table, f"{flat} vs {table}")
 
     # docs/output.md names and defines every column and setting.
