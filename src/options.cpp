@@ -317,9 +317,10 @@ void add_measurement(CLI::App& app, Options& o, Given& g) {
       ->transform(whole(1, kMaxRepeats))
       ->type_name("R");
   s->add_flag("--check", o.check, "verify every ghost cell after one exchange per size (untimed)");
-  s->add_flag("--breakdown", o.breakdown,
-              "the phases of the timed exchanges Pack_us, Mpi_us, Stage_us, Unpack_us, and the reference Xfer_us "
-              "(MPI alone on packed buffers, timed apart) with Xfer_GBps and Eff = Uni_GBps / Xfer_GBps");
+  s->add_flag(
+      "--breakdown", o.breakdown,
+      "the phases of the timed exchanges Pack_us, Mpi_us, Stage_us, Unpack_us, and the reference Xfer_us "
+      "(MPI alone on packed buffers, timed apart) with Xfer_GBps and Eff = Uni_GBps / Xfer_GBps");
   s->add_flag("--limit", o.limit,
               "also measure Copy_GBps (contiguous copy of Send_B bytes where the field lives) and "
               "Peer_GBps (direct copy between neighbouring GPUs)");
