@@ -406,6 +406,18 @@ Expected<Parsed> parse_options(const std::vector<std::string>& args, const EnvLo
   add_output(app, o, g);
   app.set_version_flag("--version", version_text);
 
+  // An empty argument is never an option or a value; CLI11 2.1 with option
+  // groups even loops for ever on one followed by an unknown option (found by
+  // the fuzzer): refuse it before CLI11 sees it.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    // (A NUL cannot reach a real argv; a caller's string may hold one, and ends there for CLI11.)
+    if (args[i].empty() || args[i].front() == '\0') {
+      return Failure{ExitCode::bad_input, "argument " + std::to_string(i + 1) + " is empty"};
+    }
+    if (args[i].find('\0') != std::string::npos) {
+      return Failure{ExitCode::bad_input, "argument " + std::to_string(i + 1) + " holds a NUL character"};
+    }
+  }
   std::vector<const char*> argv{"halo-bandwidth"};
   for (const auto& a : args) argv.push_back(a.c_str());
   try {
