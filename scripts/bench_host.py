@@ -286,13 +286,15 @@ def section_hugepages(args, emit):
 def section_overlap(args, emit):
     emit("### Overlap with a stencil\n")
     emit("2 ranks, `--overlap`, the interior on the exchange's instance (a host space runs synchronously), "
-         "median of the interleaved runs. Comp_GBps counts 16 B per owned cell (a read and a write); the "
-         "reference is a memcpy of the whole padded field by both ranks at once (bench/pack_reference.cpp), "
-         "counted the same way (2 x bytes / time). Target: the stencil at >= 0.5 of that at N >= 256.\n")
+         "median of the interleaved runs. Comp_GBps counts 16 B per owned cell (a read and a write). The "
+         "target's reference is `--limit`'s Copy_GBps in the same run (a copy of Send_B bytes where the field "
+         "lives): the stencil at >= 0.5 of it at N >= 256. A stricter one beside it: a memcpy of the whole padded "
+         "field by both ranks at once (bench/pack_reference.cpp), memory-bound, counted like the stencil (2 x "
+         "bytes / time).\n")
     exe = os.path.join(args.build, "halo-bandwidth")
     emit("| faces | pack | progress | N | Time_us | Comp_us | Blocking_us | Overlap_us | Exposed_us | Hidden | "
-         "Comp_GBps | copy GB/s | stencil/copy |")
-    emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+         "Comp_GBps | Copy_GBps | Comp/Copy | field copy GB/s | Comp/field copy |")
+    emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     cmds = []
     sizes = (128, 256, 512)
     for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
@@ -300,7 +302,7 @@ def section_overlap(args, emit):
         for pack in ("datatype", "kernel"):
             for progress in ("wait", "poll"):
                 f = ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", ",".join(map(str, sizes)),
-                     "--overlap", "--progress", progress, "--iters", "20", "--warmup", "3", "--repeats", "3"]
+                     "--overlap", "--progress", progress, "--limit", "--iters", "20", "--warmup", "3", "--repeats", "3"]
                 configs[f"{pack}-{progress}"] = (exe, 2, f)
                 cmds.append(shown(exe, 2, f))
         for n in sizes:
@@ -314,10 +316,12 @@ def section_overlap(args, emit):
                     rows = [r[(n, 0)] for r in got[f"{pack}-{progress}"]]
                     v = lambda k: med([float(r[k]) for r in rows])
                     share = [float(r["Comp_GBps"]) / c for r, c in zip(rows, copy)]
-                    mark = "" if n < 256 else (" met" if med(share) >= 0.5 else " MISSED")
+                    limit = [float(r["Comp_GBps"]) / float(r["Copy_GBps"]) for r in rows]
+                    mark = "" if n < 256 else (" met" if med(limit) >= 0.5 else " MISSED")
                     emit(f"| ±{axis} | {pack} | {progress} | {n} | {v('Time_us'):.1f} | {v('Comp_us'):.1f} | "
                          f"{v('Blocking_us'):.1f} | {v('Overlap_us'):.1f} | {v('Exposed_us'):.1f} | {v('Hidden'):.2f} | "
-                         f"{v('Comp_GBps'):.2f} | {med(copy):.2f} | {ratio_text(share)}{mark} |")
+                         f"{v('Comp_GBps'):.2f} | {v('Copy_GBps'):.2f} | {ratio_text(limit)}{mark} | {med(copy):.2f} | "
+                         f"{ratio_text(share)} |")
     emit()
     emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-pack-reference N GRID AXIS "
          "1 50 1` (field copy)")

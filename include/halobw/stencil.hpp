@@ -15,6 +15,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
@@ -100,13 +101,31 @@ struct FusedStencil {
 };
 
 // Host mapping: one work item per row; the row is updated in whole-row passes.
+// Work item t is a tile of `tile` rows of one plane: tiles of y outermost,
+// then the planes, so the rows a z reach reads again (the same tile of the
+// planes k - h .. k + h) are still in cache when the next plane needs them.
 struct RowStencil {
   StencilJob job;
   StencilMath m;
+  std::int64_t tile;  // rows per work item
+
+  // The rows of a tile that keep 2h + 2 planes of it within about 256 KiB,
+  // where the stencil reaches along z; else whole planes, in memory order.
+  static std::int64_t tile_rows(const StencilJob& j, const StencilMath& m) {
+    if (!m.box && !m.reach[2]) return std::max<std::int64_t>(1, j.ey);
+    const std::int64_t row_bytes = std::int64_t{j.ex} * static_cast<std::int64_t>(sizeof(double));
+    const std::int64_t rows = (std::int64_t{256} << 10) / (row_bytes * (2 * m.h + 2));
+    return std::max<std::int64_t>(1, std::min<std::int64_t>(rows, j.ey));
+  }
+  [[nodiscard]] std::int64_t items() const { return (job.ey + tile - 1) / tile * job.ez; }
 
   void operator()(const std::int64_t t) const {
-    const std::int64_t j = t % job.ey;
-    const std::int64_t k = t / job.ey;
+    const std::int64_t k = t % job.ez;
+    const std::int64_t j0 = t / job.ez * tile;
+    for (std::int64_t j = j0; j < std::min<std::int64_t>(j0 + tile, job.ey); ++j) this->row(j, k);
+  }
+
+  void row(const std::int64_t j, const std::int64_t k) const {
     const std::int64_t row = job.base + j * m.sy + k * m.sz;
     const std::int64_t n = job.ex;
     const double* __restrict__ in = job.in + row;
@@ -163,10 +182,9 @@ class StencilList {
     if (host_.empty()) return;
     if constexpr (runs_on_host<ExecSpace>) {
       for (const StencilJob& j : host_) {
-        Kokkos::parallel_for(label,
-                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                                 exec, 0, std::int64_t{j.ey} * j.ez),
-                             RowStencil{j, m});
+        const RowStencil rows{j, m, RowStencil::tile_rows(j, m)};
+        Kokkos::parallel_for(
+            label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, rows.items()), rows);
       }
     } else {
       Kokkos::parallel_for(label,
