@@ -21,10 +21,10 @@ endif()
 # one (setting only MPIEXEC_EXECUTABLE, or only MPI_CXX_COMPILER, mixes the two):
 # name every wrapper and the launcher, as the mpich preset does.
 set(_mpi_library_kind other)
-if(MPI_CXX_LIBRARY_VERSION_STRING MATCHES "Open MPI")
-  set(_mpi_library_kind openmpi)
-elseif(MPI_CXX_LIBRARY_VERSION_STRING MATCHES "MPICH")
+if("${MPI_CXX_LIBRARIES};${MPI_CXX_INCLUDE_DIRS}" MATCHES "[Mm][Pp][Ii][Cc][Hh]")
   set(_mpi_library_kind mpich)
+elseif("${MPI_CXX_LIBRARIES};${MPI_CXX_INCLUDE_DIRS}" MATCHES "openmpi|open-mpi|libmpi_cxx")
+  set(_mpi_library_kind openmpi)
 endif()
 if(NOT HALOBW_MPI_KIND STREQUAL "other" AND NOT _mpi_library_kind STREQUAL "other"
    AND NOT HALOBW_MPI_KIND STREQUAL _mpi_library_kind)

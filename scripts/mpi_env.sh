@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Sourced: what Open MPI needs to start here. As root it refuses to run unless
-# told it may; on fewer cores than ranks it needs --oversubscribe.
-# Usage: source scripts/mpi_env.sh RANKS   (sets HALOBW_MPIEXEC as an array)
+# Sourced: what the launcher needs to start RANKS ranks here. Open MPI refuses
+# to run as root unless told it may, and on fewer cores than ranks it needs
+# --oversubscribe; MPICH's hydra needs neither.
+# Usage: source scripts/mpi_env.sh RANKS [MPIEXEC]   (sets HALOBW_MPIEXEC as an array)
+#   MPIEXEC: default $HALOBW_MPIEXEC_EXE, else mpiexec (the `mpi` alternative:
+#   Open MPI on Debian); /usr/bin/mpiexec.mpich for a build of the mpich preset.
 halobw_ranks=${1:-2}
-HALOBW_MPIEXEC=(mpiexec -n "$halobw_ranks")
-if mpiexec --version 2>/dev/null | grep -qE "Open MPI|OpenRTE"; then
+halobw_launcher=${2:-${HALOBW_MPIEXEC_EXE:-mpiexec}}
+HALOBW_MPIEXEC=("$halobw_launcher" -n "$halobw_ranks")
+if "$halobw_launcher" --version 2>/dev/null | grep -qE "Open MPI|OpenRTE"; then
   if [ "$(id -u)" -eq 0 ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   fi

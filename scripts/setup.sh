@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages halo-bandwidth needs (as root), or names the
-# missing ones (otherwise). Sourced by run.sh and test.sh; safe to run alone.
+# Installs the Debian packages a preset needs (as root), or names the missing
+# ones (otherwise). Run by run.sh and test.sh; safe to run alone.
+# Usage: scripts/setup.sh [PRESET]   (default: host)
+#   every preset: the compilers, Open MPI (the default `mpi` alternative), Kokkos, the libraries
+#   mpich:        also MPICH (mpich, libmpich-dev), side by side; Open MPI stays the default
+#   host, mpich:  also a one-node Slurm (scripts/slurm_up.sh) for the srun tests; without it,
+#                 those tests report SKIP, so a user who cannot install it can still build
 set -euo pipefail
+preset=${1:-host}
 
 HALOBW_PACKAGES=(
   cmake make g++ git python3
@@ -11,21 +17,40 @@ HALOBW_PACKAGES=(
   python3-matplotlib python3-jsonschema
   clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
 )
+# Optional: the launcher tests skip (visibly) without them.
+HALOBW_OPTIONAL=()
+case "$preset" in
+  mpich) HALOBW_PACKAGES+=(mpich libmpich-dev) ;;
+esac
+case "$preset" in
+  host | mpich)
+    # slurm-wlm would pull ~40 recommended plugin packages; these are all srun needs.
+    # libpmix-dev: Slurm's mpi_pmix plugin dlopen()s the unversioned libpmix.so it ships.
+    HALOBW_OPTIONAL+=(slurmd slurmctld slurm-client munge libpmix-dev) ;;
+esac
 
-missing=()
-for p in "${HALOBW_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+missing=() optional=()
+for p in "${HALOBW_PACKAGES[@]}"; do installed "$p" || missing+=("$p"); done
+for p in ${HALOBW_OPTIONAL[@]+"${HALOBW_OPTIONAL[@]}"}; do installed "$p" || optional+=("$p"); done
+want=(${missing[@]+"${missing[@]}"} ${optional[@]+"${optional[@]}"})
 
-if [ ${#missing[@]} -gt 0 ]; then
+if [ ${#want[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
-    echo "setup: installing ${missing[*]}"
+    echo "setup: installing ${want[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt=(apt-get -o DPkg::Lock::Timeout=600)
+    "${apt[@]}" update -qq
+    # The `mpi` alternatives stay on Open MPI (priority 50 against MPICH's 40):
+    # the host preset builds with it, the mpich preset names MPICH's wrappers.
+    "${apt[@]}" install -y -qq --no-install-recommends "${want[@]}" >/dev/null
   else
-    echo "setup: missing Debian packages: ${missing[*]}" >&2
-    echo "setup: install them with: sudo apt-get install ${missing[*]}" >&2
-    exit 1
+    if [ ${#missing[@]} -gt 0 ]; then
+      echo "setup: missing Debian packages: ${missing[*]}" >&2
+      echo "setup: install them with: sudo apt-get install --no-install-recommends ${missing[*]}" >&2
+      exit 1
+    fi
+    echo "setup: missing optional packages: ${optional[*]} (the srun tests will SKIP)" >&2
+    echo "setup: install them with: sudo apt-get install --no-install-recommends ${optional[*]}" >&2
   fi
 fi

@@ -233,6 +233,17 @@ Status launcher_agrees(const EnvLookup& env, int mpi_size) {
   return {};
 }
 
+// The launcher's number for this task (0 when it gives none). Where each task
+// runs alone, every one is rank 0 of its own MPI_COMM_WORLD: this tells the
+// launcher's first task, the one that speaks for all. Pure.
+long launcher_rank(const EnvLookup& env) {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
+    const auto v = env(name);
+    if (v && !v->empty()) return std::strtol(v->c_str(), nullptr, 10);
+  }
+  return 0;
+}
+
 std::string cut_hint(const ProcGrid& grid) {
   const char* names = "xyz";
   std::string cut;
@@ -344,7 +355,11 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
     return 0;
   }
   const Options& opt = parsed->options;
-  if (const Status v = agree(comm, launcher_agrees(env, comm.size()))) return stop(comm, *v);
+  if (const Status v = agree(comm, launcher_agrees(env, comm.size()))) {
+    // Every task is a rank 0 here: only the launcher's first one prints the line.
+    if (launcher_rank(env) != 0) return exit_status(v->code);
+    return stop(comm, *v);
+  }
   if (const Status v = agree(comm, validate_layout(opt, comm.size()))) return stop(comm, *v);
   // Rank 0 opens --output now, so an unwritable path fails before any measurement.
   Output output;

@@ -7,15 +7,62 @@
 namespace halobw {
 
 namespace {
+// The standard name of rc's error class, or nullptr for one not listed.
+const char* error_class_name(int rc) {
+  struct Name {
+    int cls;
+    const char* name;
+  };
+  static const Name names[] = {{MPI_ERR_BUFFER, "MPI_ERR_BUFFER"},
+                               {MPI_ERR_COUNT, "MPI_ERR_COUNT"},
+                               {MPI_ERR_TYPE, "MPI_ERR_TYPE"},
+                               {MPI_ERR_TAG, "MPI_ERR_TAG"},
+                               {MPI_ERR_COMM, "MPI_ERR_COMM"},
+                               {MPI_ERR_RANK, "MPI_ERR_RANK"},
+                               {MPI_ERR_REQUEST, "MPI_ERR_REQUEST"},
+                               {MPI_ERR_ROOT, "MPI_ERR_ROOT"},
+                               {MPI_ERR_GROUP, "MPI_ERR_GROUP"},
+                               {MPI_ERR_OP, "MPI_ERR_OP"},
+                               {MPI_ERR_TOPOLOGY, "MPI_ERR_TOPOLOGY"},
+                               {MPI_ERR_DIMS, "MPI_ERR_DIMS"},
+                               {MPI_ERR_ARG, "MPI_ERR_ARG"},
+                               {MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE"},
+                               {MPI_ERR_OTHER, "MPI_ERR_OTHER"},
+                               {MPI_ERR_INTERN, "MPI_ERR_INTERN"},
+                               {MPI_ERR_IN_STATUS, "MPI_ERR_IN_STATUS"},
+                               {MPI_ERR_PENDING, "MPI_ERR_PENDING"},
+                               {MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM"},
+                               {MPI_ERR_WIN, "MPI_ERR_WIN"},
+                               {MPI_ERR_BASE, "MPI_ERR_BASE"},
+                               {MPI_ERR_SIZE, "MPI_ERR_SIZE"},
+                               {MPI_ERR_DISP, "MPI_ERR_DISP"},
+                               {MPI_ERR_RMA_CONFLICT, "MPI_ERR_RMA_CONFLICT"},
+                               {MPI_ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC"},
+                               {MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE"},
+                               {MPI_ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH"},
+                               {MPI_ERR_RMA_SHARED, "MPI_ERR_RMA_SHARED"},
+                               {MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR"}};
+  int cls = 0;
+  if (MPI_Error_class(rc, &cls) != MPI_SUCCESS) return nullptr;
+  for (const Name& n : names) {
+    if (n.cls == cls) return n.name;
+  }
+  return nullptr;
+}
+
 std::string mpi_message(int rc, const char* call, int peer) {
   std::array<char, MPI_MAX_ERROR_STRING> text{};
   int len = 0;
   if (MPI_Error_string(rc, text.data(), &len) != MPI_SUCCESS) len = 0;
   std::string msg = std::string(call) + " failed";
   if (peer >= 0) msg += " (peer rank " + std::to_string(peer) + ")";
-  msg += ": " +
-         (len > 0 ? std::string(text.data(), static_cast<std::size_t>(len)) : "error " + std::to_string(rc));
-  return msg;
+  std::string what =
+      len > 0 ? std::string(text.data(), static_cast<std::size_t>(len)) : "error " + std::to_string(rc);
+  // Open MPI's text starts with the class's name (MPI_ERR_RANK: invalid rank),
+  // MPICH's does not (Invalid rank, error stack: ...): name it the same on both.
+  const char* cls = error_class_name(rc);
+  if (cls != nullptr && what.rfind(cls, 0) != 0) what = std::string(cls) + ": " + what;
+  return msg + ": " + what;
 }
 }  // namespace
 
