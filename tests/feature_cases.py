@@ -14,7 +14,6 @@ Suites:
   options   the new options' bad input: exit 2, one line, no row
 Usage: feature_cases.py --exe ... --mpiexec ... --checker ... SUITE   (as run_cases.py)
 """
-import argparse
 import json
 import os
 import sys
@@ -167,20 +166,7 @@ def options(r):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--exe", required=True)
-    ap.add_argument("--mpiexec", default="mpiexec")
-    ap.add_argument("--checker", required=True)
-    ap.add_argument("--system-python", default="/usr/bin/python3")
-    ap.add_argument("--tools")
-    ap.add_argument("--schema")
-    ap.add_argument("suite", choices=["overlap", "shapes", "methods", "hugepages", "options"])
-    args = ap.parse_args()
-    r = run_cases.Runner(args)
-    r.schema = args.schema
-    globals()[args.suite](r)
-    print(f"{r.cases - r.failures} passed, {r.failures} failed")
-    return 1 if r.failures else 0
+    return run_cases.run_suite(["overlap", "shapes", "methods", "hugepages", "options"], globals())
 
 
 if __name__ == "__main__":

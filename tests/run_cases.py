@@ -407,7 +407,10 @@ def bad_input(r):
         list(pool.map(lambda c: r.rejected(*c), cases))
 
 
-def main():
+def run_suite(suites, namespace):
+    """Parses the runner's arguments, runs one suite of `suites` (names of
+    functions in `namespace`) and returns the exit status; shared by the
+    other case files."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("--mpiexec", default="mpiexec")
@@ -418,14 +421,18 @@ def main():
     ap.add_argument("--system-python", default="/usr/bin/python3", help="a Python with jsonschema")
     ap.add_argument("--tools", help="tests/tools/test_tools.py")
     ap.add_argument("--schema", help="docs/output.schema.json")
-    ap.add_argument("suite", choices=["seed", "uneven", "transports", "phases", "formats", "faults", "disagreement", "memory",
-                                       "bad_input"])
+    ap.add_argument("suite", choices=suites)
     args = ap.parse_args()
     r = Runner(args)
     r.schema = args.schema
-    globals()[args.suite](r)
+    namespace[args.suite](r)
     print(f"{r.cases - r.failures} passed, {r.failures} failed")
     return 1 if r.failures else 0
+
+
+def main():
+    return run_suite(["seed", "uneven", "transports", "phases", "formats", "faults", "disagreement", "memory",
+                      "bad_input"], globals())
 
 
 if __name__ == "__main__":

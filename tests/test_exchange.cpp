@@ -4,6 +4,8 @@
 // fit the rank count. Every rank runs every case; verdicts are agreed.
 #include <gtest/gtest.h>
 
+#include "shapes.hpp"
+
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
@@ -18,19 +20,11 @@
 #include "halobw/report.hpp"
 
 using namespace halobw;
+using halobw::testing::cube;
 using Exec = Kokkos::DefaultHostExecutionSpace;
 using Mem = Kokkos::HostSpace;
 
 namespace {
-
-Shape cube(std::int64_t n, int halo, const AxisSet& axes, int fields = 1) {
-  Shape s;
-  s.global = {n, n, n};
-  s.halo = halo;
-  s.dirs = star_directions(axes);
-  s.fields = fields;
-  return s;
-}
 
 // Fields, exchanger and a check of one plan on one transport policy.
 template <class T>

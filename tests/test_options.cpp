@@ -117,8 +117,8 @@ TEST(Options, BadCountsAndFlags) {
   expect_error({"--repeats", "2000000"}, "--repeats");
   expect_error({"--halo", "0x10"}, "--halo");               // plain decimals only: CLI11 alone would read hex
   EXPECT_EQ(parse({"--iters", "010"})->options.iters, 10);  // decimal, where CLI11 alone reads octal 8
-  expect_error({"--pack", "1"}, "--pack");       // names, not the enum's numbers
-  expect_error({"", "--gpu-ao"}, "argument 1 is empty");  // CLI11 alone loops for ever on this
+  expect_error({"--pack", "1"}, "--pack");                  // names, not the enum's numbers
+  expect_error({"", "--gpu-ao"}, "argument 1 is empty");    // CLI11 alone loops for ever on this
   expect_error({"--faces", ""}, "argument 2 is empty");
   EXPECT_EQ(parse({"--timeout", "0"})->options.timeout, 0.0);
   EXPECT_EQ(parse({"--timeout", "2.5"})->options.timeout, 2.5);

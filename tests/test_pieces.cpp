@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "shapes.hpp"
+
 #include <set>
 
 #include "halobw/messages.hpp"
@@ -7,20 +9,12 @@
 #include "halobw/settings.hpp"
 
 using namespace halobw;
+using halobw::testing::cube;
 
 namespace {
 constexpr AxisSet kX{true, false, false};
 constexpr AxisSet kZ{false, false, true};
 constexpr AxisSet kAll{true, true, true};
-
-Shape cube(std::int64_t n, int halo, const AxisSet& axes, int fields = 1) {
-  Shape s;
-  s.global = {n, n, n};
-  s.halo = halo;
-  s.dirs = star_directions(axes);
-  s.fields = fields;
-  return s;
-}
 
 RankPlan plan(const ProcGrid& g, std::int64_t n, int halo, const AxisSet& axes, int rank,
               const std::vector<std::string>& hosts = {}) {

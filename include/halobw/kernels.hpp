@@ -67,27 +67,61 @@ KOKKOS_INLINE_FUNCTION Cell3 cell_of(std::uint32_t c, std::uint32_t ex, std::uin
 //   copied with memcpy, or, for the short rows of an x face, one work item
 //   per plane walking its rows with no division at all. Host-only code, so it
 //   carries no KOKKOS_FUNCTION mark.
+// The job that launch index t falls in: the last whose first cell is at or
+// before t (a list's jobs are in the order of their first cells).
+template <class Jobs>
+KOKKOS_INLINE_FUNCTION int job_of(const Jobs& jobs, const int count, const std::int64_t t) {
+  int lo = 0;
+  int hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (jobs(mid).first <= t) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// Jobs fixed at set-up, their cells numbered one after another across the
+// list: the host keeps them, a device reads a copy made by commit().
+template <class Job, class ExecSpace, class MemSpace>
+class JobList {
+ public:
+  using Jobs = Kokkos::View<Job*, MemSpace>;
+
+  void add(Job job, const std::int64_t cells) {
+    job.first = total_;
+    total_ += cells;
+    host_.push_back(job);
+  }
+  void commit(const char* label) {
+    if constexpr (!runs_on_host<ExecSpace>) {
+      device_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host_.size());
+      const auto mirror = Kokkos::create_mirror_view(device_);
+      for (std::size_t n = 0; n < host_.size(); ++n) mirror(n) = host_[n];
+      Kokkos::deep_copy(device_, mirror);
+    }
+  }
+  [[nodiscard]] const std::vector<Job>& jobs() const { return host_; }
+  [[nodiscard]] const Jobs& device() const { return device_; }
+  [[nodiscard]] int count() const { return static_cast<int>(host_.size()); }
+  [[nodiscard]] std::int64_t cells() const { return total_; }
+
+ private:
+  std::vector<Job> host_;
+  Jobs device_;
+  std::int64_t total_ = 0;
+};
+
 template <class Jobs>
 struct FusedCopy {
   Jobs jobs;  // a View of CopyJob, in memory the execution space reads
   int count;
 
-  KOKKOS_INLINE_FUNCTION int job_of(const std::int64_t t) const {
-    int lo = 0;
-    int hi = count - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (jobs(mid).first <= t) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
-    const CopyJob& job = jobs(job_of(t));
+    const CopyJob& job = jobs(job_of(jobs, count, t));
     const Cell3 c = cell_of(static_cast<std::uint32_t>(t - job.first), job.ex, job.ey);
     job.dst.ptr[c.i + c.j * job.dst.sy + c.k * job.dst.sz] =
         job.src.ptr[c.i + c.j * job.src.sy + c.k * job.src.sz];
@@ -123,8 +157,6 @@ struct RowCopy {
 template <class ExecSpace, class MemSpace>
 class CopyList {
  public:
-  using Jobs = Kokkos::View<CopyJob*, MemSpace>;
-
   // A copy of the box of `extent` cells; throws if one box is too large for 32-bit indices.
   void add(const StridedBox& dst, const StridedBox& src, const Index3& extent) {
     if (extent[0] <= 0 || extent[1] <= 0 || extent[2] <= 0) return;
@@ -138,25 +170,16 @@ class CopyList {
     j.ey = static_cast<std::uint32_t>(extent[1]);
     j.ez = static_cast<std::uint32_t>(extent[2]);
     j.cells = static_cast<std::uint32_t>(cells);
-    j.first = total_;
-    total_ += cells;
-    host_.push_back(j);
+    list_.add(j, cells);
   }
 
   // Copies the job table to where the execution space reads it.
-  void commit() {
-    if constexpr (!runs_on_host<ExecSpace>) {
-      jobs_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::copy_jobs"), host_.size());
-      const auto mirror = Kokkos::create_mirror_view(jobs_);
-      for (std::size_t n = 0; n < host_.size(); ++n) mirror(n) = host_[n];
-      Kokkos::deep_copy(jobs_, mirror);
-    }
-  }
+  void commit() { list_.commit("halobw::copy_jobs"); }
 
   void run(const ExecSpace& exec, const char* label) const {
-    if (host_.empty()) return;
+    if (list_.count() == 0) return;
     if constexpr (runs_on_host<ExecSpace>) {
-      for (const CopyJob& j : host_) {
+      for (const CopyJob& j : list_.jobs()) {
         const RowCopy rows{j.dst, j.src, j.ex, j.ey};
         if (j.ex < RowCopy::kShortRow) {
           Kokkos::parallel_for(
@@ -170,19 +193,17 @@ class CopyList {
         }
       }
     } else {
-      Kokkos::parallel_for(label,
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, total_),
-                           FusedCopy<Jobs>{jobs_, static_cast<int>(host_.size())});
+      Kokkos::parallel_for(
+          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, list_.cells()),
+          FusedCopy<typename JobList<CopyJob, ExecSpace, MemSpace>::Jobs>{list_.device(), list_.count()});
     }
   }
 
-  [[nodiscard]] const std::vector<CopyJob>& jobs() const { return host_; }
-  [[nodiscard]] std::int64_t cells() const { return total_; }
+  [[nodiscard]] const std::vector<CopyJob>& jobs() const { return list_.jobs(); }
+  [[nodiscard]] std::int64_t cells() const { return list_.cells(); }
 
  private:
-  std::vector<CopyJob> host_;
-  Jobs jobs_;
-  std::int64_t total_ = 0;
+  JobList<CopyJob, ExecSpace, MemSpace> list_;
 };
 
 // The value --check expects in field f of K at global cell (gx, gy, gz) of a

@@ -83,17 +83,7 @@ struct FusedStencil {
   StencilMath m;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
-    int lo = 0;
-    int hi = count - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (jobs(mid).first <= t) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    const StencilJob& job = jobs(lo);
+    const StencilJob& job = jobs(job_of(jobs, count, t));
     const Cell3 c = cell_of(static_cast<std::uint32_t>(t - job.first), job.ex, job.ey);
     const std::int64_t idx = job.base + c.i + c.j * m.sy + c.k * m.sz;
     job.out[idx] = m.at(job.in, idx);
@@ -161,44 +151,32 @@ struct RowStencil {
 template <class ExecSpace, class MemSpace>
 class StencilList {
  public:
-  using Jobs = Kokkos::View<StencilJob*, MemSpace>;
-
   void add(const StencilJob& job) {
     if (job.ex == 0 || job.ey == 0 || job.ez == 0) return;
-    StencilJob j = job;
-    j.first = total_;
-    total_ += std::int64_t{j.ex} * j.ey * j.ez;
-    host_.push_back(j);
+    list_.add(job, std::int64_t{job.ex} * job.ey * job.ez);
   }
-  void commit() {
-    if constexpr (!runs_on_host<ExecSpace>) {
-      jobs_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halobw::stencil_jobs"), host_.size());
-      const auto mirror = Kokkos::create_mirror_view(jobs_);
-      for (std::size_t n = 0; n < host_.size(); ++n) mirror(n) = host_[n];
-      Kokkos::deep_copy(jobs_, mirror);
-    }
-  }
+  void commit() { list_.commit("halobw::stencil_jobs"); }
   void run(const ExecSpace& exec, const StencilMath& m, const char* label) const {
-    if (host_.empty()) return;
+    if (list_.count() == 0) return;
     if constexpr (runs_on_host<ExecSpace>) {
-      for (const StencilJob& j : host_) {
+      for (const StencilJob& j : list_.jobs()) {
         const RowStencil rows{j, m, RowStencil::tile_rows(j, m)};
         Kokkos::parallel_for(
-            label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, rows.items()), rows);
+            label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, rows.items()),
+            rows);
       }
     } else {
-      Kokkos::parallel_for(label,
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, total_),
-                           FusedStencil<Jobs>{jobs_, static_cast<int>(host_.size()), m});
+      Kokkos::parallel_for(
+          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, list_.cells()),
+          FusedStencil<typename JobList<StencilJob, ExecSpace, MemSpace>::Jobs>{list_.device(), list_.count(),
+                                                                                m});
     }
   }
-  [[nodiscard]] std::int64_t cells() const { return total_; }
-  [[nodiscard]] const std::vector<StencilJob>& jobs() const { return host_; }
+  [[nodiscard]] std::int64_t cells() const { return list_.cells(); }
+  [[nodiscard]] const std::vector<StencilJob>& jobs() const { return list_.jobs(); }
 
  private:
-  std::vector<StencilJob> host_;
-  Jobs jobs_;
-  std::int64_t total_ = 0;
+  JobList<StencilJob, ExecSpace, MemSpace> list_;
 };
 
 // The stencil of one rank over K fields: the owned cells whole, the interior
