@@ -147,6 +147,22 @@ struct RowStencil {
   }
 };
 
+// Host mapping of a thin box (a border slab of an x reach: rows of h cells):
+// one work item per plane, each cell by StencilMath::at, the same terms in the
+// same order as the row passes. Per-row passes would cost more than the cells.
+struct ThinStencil {
+  StencilJob job;
+  StencilMath m;
+  static constexpr std::uint32_t kThin = 8;
+
+  void operator()(const std::int64_t k) const {
+    for (std::int64_t j = 0; j < job.ey; ++j) {
+      const std::int64_t row = job.base + j * m.sy + k * m.sz;
+      for (std::int64_t i = 0; i < job.ex; ++i) job.out[row + i] = m.at(job.in, row + i);
+    }
+  }
+};
+
 // A list of boxes updated as one unit: one launch on a device, one row loop per box on the host.
 template <class ExecSpace, class MemSpace>
 class StencilList {
@@ -160,6 +176,12 @@ class StencilList {
     if (list_.count() == 0) return;
     if constexpr (runs_on_host<ExecSpace>) {
       for (const StencilJob& j : list_.jobs()) {
+        if (j.ex < ThinStencil::kThin) {
+          Kokkos::parallel_for(label,
+                               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, j.ez),
+                               ThinStencil{j, m});
+          continue;
+        }
         const RowStencil rows{j, m, RowStencil::tile_rows(j, m)};
         Kokkos::parallel_for(
             label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, rows.items()),
