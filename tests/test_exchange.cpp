@@ -351,9 +351,12 @@ TEST(Exchange, EveryMethodShapeAndTransport) {
     for (const RmaSync sync : {RmaSync::pscw, RmaSync::fence}) {
       if (sync == RmaSync::fence && method != MethodKind::rma) continue;
       for (const bool box : {false, true}) {
-        for (const auto& [fields, messages] : {std::pair<int, Messages>{1, Messages::aggregated},
-                                               {3, Messages::aggregated},
-                                               {3, Messages::separate}}) {
+        for (const auto& pair : {std::pair<int, Messages>{1, Messages::aggregated},
+                                 {3, Messages::aggregated},
+                                 {3, Messages::separate}}) {
+          // Named copies, not structured bindings: a lambda below captures them (C++17).
+          const int fields = pair.first;
+          const Messages messages = pair.second;
           for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
             for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
               for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "halobw/box.hpp"
@@ -98,7 +99,7 @@ class JobList {
   }
   void commit(const char* label) {
     if constexpr (!runs_on_host<ExecSpace>) {
-      device_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host_.size());
+      device_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host_.size());
       const auto mirror = Kokkos::create_mirror_view(device_);
       for (std::size_t n = 0; n < host_.size(); ++n) mirror(n) = host_[n];
       Kokkos::deep_copy(device_, mirror);
