@@ -97,9 +97,9 @@ class JobList {
     total_ += cells;
     host_.push_back(job);
   }
-  void commit(const char* label) {
+  void commit(const std::string& label) {  // a string: Kokkos 4 takes a char* as memory to wrap
     if constexpr (!runs_on_host<ExecSpace>) {
-      device_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host_.size());
+      device_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host_.size());
       const auto mirror = Kokkos::create_mirror_view(device_);
       for (std::size_t n = 0; n < host_.size(); ++n) mirror(n) = host_[n];
       Kokkos::deep_copy(device_, mirror);

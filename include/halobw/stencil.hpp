@@ -147,7 +147,8 @@ struct RowStencil {
   }
 };
 
-// Host mapping of a thin box (a border slab of an x reach: rows of h cells):
+// Host mapping of a thin box (a border slab of an x reach: rows of fewer than
+// kThin cells, less than one cache line of doubles):
 // one work item per plane, each cell by StencilMath::at, the same terms in the
 // same order as the row passes. Measured against whole-row passes of h cells
 // (docs/results/host.md, section 5): ±x overlap at N=512 lost 16.4 ms, not 21.1.
