@@ -9,40 +9,18 @@
 //
 // Usage: halobw-pack-reference N GX,GY,GZ AXIS(x|y|z|all) HALO ITERS [HUGEPAGES(0|1)]
 // Prints: faces bytes memcpy_us strided_pack_us strided_unpack_us field_copy_us field_bytes
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <vector>
 
 #include "halobw/options.hpp"
 #include "halobw/pieces.hpp"
+#include "reference.hpp"
 
-namespace {
-
-template <class F>
-double seconds_per_call(int iters, F&& f) {
-  f();  // warm-up
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < iters; ++i) f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
-}
-
-// `count` doubles, 2 MiB aligned and advised to huge pages when `huge`, touched.
-double* values(std::size_t count, bool huge, double fill) {
-  const std::size_t page = std::size_t{2} << 20;
-  const std::size_t bytes = (count * sizeof(double) + page - 1) / page * page;
-  auto* p = static_cast<double*>(std::aligned_alloc(huge ? page : 64, bytes));
-  if (huge) madvise(p, bytes, MADV_HUGEPAGE);
-  std::fill(p, p + count, fill);
-  return p;
-}
-
-}  // namespace
+using halobw::bench::seconds_per_call;
+using halobw::bench::values;
 
 int main(int argc, char** argv) {
   if (argc != 6 && argc != 7) {
@@ -59,13 +37,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bad arguments %s\n", dims ? "" : dims.failure().message.c_str());
     return 2;
   }
-  const halobw::AxisSet axes{axis == "x" || axis == "all", axis == "y" || axis == "all",
-                             axis == "z" || axis == "all"};
-  halobw::Shape shape;
-  shape.global = {n, n, n};
-  shape.halo = halo;
-  shape.dirs = halobw::star_directions(axes);
-  const halobw::RankPlan p = halobw::make_rank_plan(halobw::ProcGrid(*dims), shape, 0);
+  const halobw::RankPlan p = halobw::bench::rank0_plan(n, halobw::ProcGrid(*dims), axis, halo);
   const std::size_t cells = p.field_values();
   double* field = values(cells, huge, 1.0);
   double* copy = values(cells, huge, 0.0);
@@ -76,26 +48,7 @@ int main(int argc, char** argv) {
   double* source = values(count, huge, 2.0);
 
   const double t_memcpy = seconds_per_call(iters, [&] { std::memcpy(buffer, source, bytes); });
-  const std::int64_t px = p.padded[0];
-  const std::int64_t py = p.padded[1];
-  auto walk = [&](bool pack) {
-    double* b = buffer;
-    for (const auto& f : p.pieces) {
-      const halobw::Box& box = pack ? f.send_box : f.recv_box;
-      for (std::int64_t k = box.lo[2]; k < box.hi[2]; ++k) {
-        for (std::int64_t j = box.lo[1]; j < box.hi[1]; ++j) {
-          double* row = field + px * (j + py * k);
-          for (std::int64_t i = box.lo[0]; i < box.hi[0]; ++i, ++b) {
-            if (pack) {
-              *b = row[i];
-            } else {
-              row[i] = *b;
-            }
-          }
-        }
-      }
-    }
-  };
+  auto walk = [&](bool pack) { halobw::bench::strided_walk(p, field, buffer, pack); };
   const double t_pack = seconds_per_call(iters, [&] { walk(true); });
   const double t_unpack = seconds_per_call(iters, [&] { walk(false); });
   const double t_field =

@@ -18,7 +18,8 @@ Sections (--sections, default all):
   hugepages the x face at N = 512: pack + unpack with huge pages against
             without (target 1.5x faster) and against a huge-page strided loop
             (within 1.2x), and the x-face rate on 2 ranks with either pack
-            (target 0.7 GB/s)
+            (target 0.7 GB/s), and what holds the datatype pack: MPI_Pack +
+            MPI_Unpack of the faces against the strided loop (bench/datatype_pack.cpp)
   overlap   --overlap on 2 ranks, ±z and ±x, both packs, both progress modes;
             the stencil's rate against a memory-bound copy of the field
             (target >= 0.5 at N >= 256)
@@ -114,6 +115,17 @@ def reference(n, grid, axis, huge, ranks, build):
     values = [[float(v) for v in line.split()] for line in lines if line.strip()]
     return {k: max(v[i] for v in values) for k, i in (("memcpy", 2), ("pack", 3), ("unpack", 4), ("field", 5))} | \
         {"field_bytes": values[0][6]}
+
+
+def engine(build, n, grid, axis, huge, ranks=2):
+    """bench/datatype_pack.cpp, `ranks` copies at once: MPI_Pack and MPI_Unpack of the faces (the MPI library's
+    datatype engine) and the plain strided loop over the same boxes, microseconds of the slowest copy."""
+    exe = os.path.join(build, "halobw-datatype-pack")
+    cmd = mpiexec(ranks, launcher_of(exe)) + [exe, str(n), grid, axis, "1", "20", "1" if huge else "0"]
+    lines = subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.splitlines()
+    values = [[float(v) for v in line.split()] for line in lines if line.strip()]
+    return {k: max(v[i] for v in values) for k, i in (("pack", 1), ("unpack", 2), ("loop_pack", 3),
+                                                       ("loop_unpack", 4))}
 
 
 def plain(build, n, grid, axis, ranks, huge, iters=50):
@@ -248,7 +260,10 @@ def section_hugepages(args, emit):
     emit("x face at N = 512, 2 ranks on 2x1x1, the kernel path with --breakdown: Pack_us + Unpack_us from the "
          "timed exchanges with `--hugepages on` and `off`, interleaved, against a plain strided loop over the "
          "same face with huge pages (bench/pack_reference.cpp, two copies at once, the slower counts). Targets: "
-         "on is >= 1.5x faster than off; on is within 1.2x of the loop; Uni_GBps >= 0.7 with either pack.\n")
+         "on is >= 1.5x faster than off; on is within 1.2x of the loop; Uni_GBps >= 0.7 with either pack. "
+         "Beside them, what holds --pack datatype: the MPI library's datatype engine (MPI_Pack + MPI_Unpack of "
+         "the same faces, described as the exchanger describes them) against the strided loop in the same "
+         "process (bench/datatype_pack.cpp, two copies at once, huge pages), for each MPI build given.\n")
     exe = os.path.join(args.build, "halo-bandwidth")
     base = ["--axis", "x", "--grid", "2,1,1", "--sizes", "512", "--iters", "30", "--warmup", "5", "--repeats", "3"]
     configs = {}
@@ -257,6 +272,12 @@ def section_hugepages(args, emit):
             configs[f"{pack}-{huge}"] = (exe, 2, base + ["--pack", pack, "--hugepages", huge, "--breakdown"])
     configs["loop-huge"] = lambda: {(512, 0): reference(512, "2,1,1", "x", True, 2, args.build)}
     configs["loop-plain"] = lambda: {(512, 0): reference(512, "2,1,1", "x", False, 2, args.build)}
+    builds = [spec.split("=", 1) for spec in args.mpi or [f"openmpi={args.build}"]]
+    for mpi, build in builds:
+        configs[f"engine-{mpi}"] = lambda build=build: {(512, 0): engine(build, 512, "2,1,1", "x", True)}
+        if os.path.abspath(build) != os.path.abspath(args.build):
+            configs[f"datatype-on-{mpi}"] = (os.path.join(build, "halo-bandwidth"), 2,
+                                             base + ["--pack", "datatype", "--hugepages", "on"])
     got = interleave(configs, args.pairs)
     pu = lambda r: float(r[(512, 0)]["Pack_us"]) + float(r[(512, 0)]["Unpack_us"])
     loop = lambda r: r[(512, 0)]["pack"] + r[(512, 0)]["unpack"]
@@ -277,9 +298,19 @@ def section_hugepages(args, emit):
         u_off = [float(r[(512, 0)]["Uni_GBps"]) for r in got[f"{pack}-off"]]
         emit(f"| Uni_GBps, --pack {pack} | {med(u_on):.3f} | {med(u_off):.3f} | on/off "
              f"{ratio_text([a / b for a, b in zip(u_on, u_off)])} | >= 0.7 {'met' if med(u_on) >= 0.7 else 'MISSED'} |")
+    for mpi, build in builds:
+        if f"datatype-on-{mpi}" in configs:
+            u = [float(r[(512, 0)]["Uni_GBps"]) for r in got[f"datatype-on-{mpi}"]]
+            emit(f"| Uni_GBps, --pack datatype, {mpi} | {med(u):.3f} | | | >= 0.7 {'met' if med(u) >= 0.7 else 'MISSED'} |")
+        e = got[f"engine-{mpi}"]
+        eng = [r[(512, 0)]["pack"] + r[(512, 0)]["unpack"] for r in e]
+        lp = [r[(512, 0)]["loop_pack"] + r[(512, 0)]["loop_unpack"] for r in e]
+        emit(f"| {mpi} MPI_Pack + MPI_Unpack of the faces | {med(eng):.1f} | | engine/loop (same process) "
+             f"{ratio_text([a / b for a, b in zip(eng, lp)])} | |")
     emit()
     emit("Commands: " + "; ".join(f"`{shown(*c)}`" for c in configs.values() if not callable(c)) +
-         "; `mpiexec -n 2 build/halobw-pack-reference 512 2,1,1 x 1 50 1|0`")
+         "; `mpiexec -n 2 build/halobw-pack-reference 512 2,1,1 x 1 50 1|0`; `mpiexec -n 2 BUILD/halobw-datatype-pack "
+         "512 2,1,1 x 1 20 1`")
     emit()
 
 

@@ -12,7 +12,7 @@ if [ "$(id -u)" -eq 0 ]; then
     }
   done
 fi
-mapfile -t sources < <(git ls-files 'src/*.cpp' 'include/*.hpp' 'tests/*.cpp' 'tests/fuzz/*.cpp' 'bench/*.cpp' 'tools/*.cpp')
+mapfile -t sources < <(git ls-files 'src/*.cpp' 'include/*.hpp' 'tests/*.cpp' 'tests/fuzz/*.cpp' 'bench/*.cpp' 'bench/*.hpp' 'tools/*.cpp')
 echo "lint: clang-format-14 on ${#sources[@]} files"
 clang-format-14 --dry-run --Werror "${sources[@]}"
 [ -f build/compile_commands.json ] || cmake --preset host >/dev/null
