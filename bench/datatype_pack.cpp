@@ -1,13 +1,12 @@
 // The MPI library's datatype engine on the faces halo-bandwidth --pack
 // datatype sends: for rank 0's faces of a given layout, MPI_Pack of each send
-// box (the exchanger's Fortran-order subarray of the padded field) into one
-// contiguous buffer and MPI_Unpack back into the receive boxes, against the
-// plain strided loop over the same boxes, in the same process. The four are
-// timed in rounds, one after the other, and each figure is the median over
-// the rounds. At small N the faces stay in cache and the engine's time is its
-// own cost per value: the floor under --pack datatype's time, whatever the
-// memory does. scripts/bench_host.py runs two copies at once, as the two
-// ranks of the x-face run share the machine. Before it times anything it
+// box (box_datatype, the subarray the exchanger sends) into one contiguous
+// buffer and MPI_Unpack back into the receive boxes, against the plain
+// strided loop over the same boxes, in the same process. The four are timed
+// in rounds, one after the other, and each figure is the median over the
+// rounds. The datatype path moves a face no faster than the engine packs and
+// unpacks it. scripts/bench_host.py runs two copies at once, as the two ranks
+// of the x-face run share the machine. Before it times anything it
 // checks that the engine and the loop move the same values to the same
 // places, and exits 1 if they do not (ctest runs that check).
 //
@@ -21,27 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "halobw/mpi.hpp"
 #include "halobw/options.hpp"
 #include "halobw/pieces.hpp"
 #include "reference.hpp"
 
 namespace {
-
-// The box as the exchanger describes it: a subarray of the padded field, x fastest.
-MPI_Datatype subarray(const halobw::RankPlan& p, const halobw::Box& b) {
-  int sizes[3];
-  int subsizes[3];
-  int starts[3];
-  for (int a = 0; a < 3; ++a) {
-    sizes[a] = static_cast<int>(p.padded[a]);
-    subsizes[a] = static_cast<int>(b.extent(a));
-    starts[a] = static_cast<int>(b.lo[a]);
-  }
-  MPI_Datatype t = MPI_DATATYPE_NULL;
-  MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t);
-  MPI_Type_commit(&t);
-  return t;
-}
 
 // Whether `engine` and `loop` pack the same values in the same order, and
 // unpack a buffer into the same cells: distinct values in, bit for bit out.
@@ -73,44 +57,26 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  if (argc != 7) {
-    std::fprintf(stderr, "usage: %s N GX,GY,GZ x|y|z|all HALO ITERS HUGEPAGES\n", argv[0]);
-    MPI_Finalize();
-    return 2;
-  }
-  const std::int64_t n = std::atoll(argv[1]);
-  const auto dims = halobw::parse_grid(argv[2]);
-  const int halo = std::atoi(argv[4]);
-  const int iters = std::atoi(argv[5]);
-  const bool huge = std::atoi(argv[6]) != 0;
-  if (!dims || n < 1 || halo < 1 || iters < 1) {
-    std::fprintf(stderr, "bad arguments %s\n", dims ? "" : dims.failure().message.c_str());
-    MPI_Finalize();
-    return 2;
-  }
-  const halobw::RankPlan p = halobw::bench::rank0_plan(n, halobw::ProcGrid(*dims), argv[3], halo);
+// Checks, times and prints one layout (see the top); the datatypes are freed on return.
+void measure(const halobw::RankPlan& p, int iters, bool huge) {
   double* field = halobw::bench::values(p.field_values(), huge, 1.0);
   std::uint64_t bytes = 0;
   for (const auto& f : p.pieces) bytes += halobw::piece_bytes(f);
   double* buffer = halobw::bench::values(bytes / sizeof(double), huge, 0.0);
-  std::vector<MPI_Datatype> sends;
-  std::vector<MPI_Datatype> recvs;
+  std::vector<halobw::Datatype> sends;
+  std::vector<halobw::Datatype> recvs;
   for (const auto& f : p.pieces) {
-    sends.push_back(subarray(p, f.send_box));
-    recvs.push_back(subarray(p, f.recv_box));
+    sends.push_back(halobw::box_datatype(p.padded, f.send_box));
+    recvs.push_back(halobw::box_datatype(p.padded, f.recv_box));
   }
   const int size = static_cast<int>(bytes);
   auto engine = [&](bool pack) {
     int at = 0;
     for (std::size_t i = 0; i < sends.size(); ++i) {
       if (pack) {
-        MPI_Pack(field, 1, sends[i], buffer, size, &at, MPI_COMM_SELF);
+        MPI_Pack(field, 1, sends[i].get(), buffer, size, &at, MPI_COMM_SELF);
       } else {
-        MPI_Unpack(buffer, size, &at, field, 1, recvs[i], MPI_COMM_SELF);
+        MPI_Unpack(buffer, size, &at, field, 1, recvs[i].get(), MPI_COMM_SELF);
       }
     }
   };
@@ -130,11 +96,30 @@ int main(int argc, char** argv) {
   (void)sink;
   std::printf("%llu %.3f %.3f %.3f %.3f\n", static_cast<unsigned long long>(bytes / sizeof(double)),
               median(t[0]) * 1e6, median(t[1]) * 1e6, median(t[2]) * 1e6, median(t[3]) * 1e6);
-  for (auto* v : {&sends, &recvs}) {
-    for (auto& d : *v) MPI_Type_free(&d);
-  }
   std::free(field);
   std::free(buffer);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  if (argc != 7) {
+    std::fprintf(stderr, "usage: %s N GX,GY,GZ x|y|z|all HALO ITERS HUGEPAGES\n", argv[0]);
+    MPI_Finalize();
+    return 2;
+  }
+  const std::int64_t n = std::atoll(argv[1]);
+  const auto dims = halobw::parse_grid(argv[2]);
+  const int halo = std::atoi(argv[4]);
+  const int iters = std::atoi(argv[5]);
+  const bool huge = std::atoi(argv[6]) != 0;
+  if (!dims || n < 1 || halo < 1 || iters < 1) {
+    std::fprintf(stderr, "bad arguments %s\n", dims ? "" : dims.failure().message.c_str());
+    MPI_Finalize();
+    return 2;
+  }
+  measure(halobw::bench::rank0_plan(n, halobw::ProcGrid(*dims), argv[3], halo), iters, huge);
   MPI_Finalize();
   return 0;
 }

@@ -135,6 +135,28 @@ Datatype& Datatype::operator=(Datatype&& o) noexcept {
   return *this;
 }
 
+Datatype commit(MPI_Datatype t) {
+  const int rc = MPI_Type_commit(&t);
+  if (rc != MPI_SUCCESS) report_mpi(MPI_Type_free(&t), "MPI_Type_free");
+  check_mpi(rc, "MPI_Type_commit");
+  return Datatype(t);
+}
+
+Datatype box_datatype(const Index3& padded, const Box& b) {
+  int sizes[3];
+  int subsizes[3];
+  int starts[3];
+  for (int a = 0; a < 3; ++a) {
+    sizes[a] = static_cast<int>(padded[a]);
+    subsizes[a] = static_cast<int>(b.extent(a));
+    starts[a] = static_cast<int>(b.lo[a]);
+  }
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  check_mpi(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
+            "MPI_Type_create_subarray");
+  return commit(t);
+}
+
 Status agree(const Comm& comm, const Status& mine) {
   const auto armed = comm.guard("MPI_Allreduce");
   const int me = mine ? comm.rank() : comm.size();

@@ -279,7 +279,7 @@ class Exchanger {
   }
 
   Endpoint endpoint(const Box& box, const Message& msg, MPI_Datatype* one_field) {
-    owned_types_.push_back(subarray(box));
+    owned_types_.push_back(box_datatype(plan_.padded, box));
     const MPI_Datatype one = owned_types_.back().get();
     if (one_field != nullptr) *one_field = one;
     if (msg.fields == 1) return {fields_[static_cast<std::size_t>(msg.first_field)].data(), 1, one};
@@ -297,29 +297,6 @@ class Exchanger {
               "MPI_Type_create_struct");
     owned_types_.push_back(commit(t));
     return {MPI_BOTTOM, 1, owned_types_.back().get()};
-  }
-
-  // The box as an MPI subarray of the padded field (x fastest: Fortran order).
-  Datatype subarray(const Box& b) const {
-    int sizes[3];
-    int subsizes[3];
-    int starts[3];
-    for (int a = 0; a < 3; ++a) {
-      sizes[a] = static_cast<int>(plan_.padded[a]);
-      subsizes[a] = static_cast<int>(b.extent(a));
-      starts[a] = static_cast<int>(b.lo[a]);
-    }
-    MPI_Datatype t = MPI_DATATYPE_NULL;
-    check_mpi(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
-              "MPI_Type_create_subarray");
-    return commit(t);
-  }
-
-  static Datatype commit(MPI_Datatype t) {
-    const int rc = MPI_Type_commit(&t);
-    if (rc != MPI_SUCCESS) report_mpi(MPI_Type_free(&t), "MPI_Type_free");
-    check_mpi(rc, "MPI_Type_commit");
-    return Datatype(t);
   }
 
   void stage_out(const ExecSpace& exec) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "halobw/box.hpp"
 #include "halobw/failure.hpp"
 #include "halobw/watchdog.hpp"
 
@@ -95,6 +96,12 @@ class Datatype {
  private:
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
+
+// Commits t and owns it; frees t and throws MpiError if the commit fails.
+[[nodiscard]] Datatype commit(MPI_Datatype t);
+// Box b of a field with the padded extents as a committed MPI subarray,
+// x fastest (Fortran order): how --pack datatype describes every face.
+[[nodiscard]] Datatype box_datatype(const Index3& padded, const Box& b);
 
 // The outcome of a phase, agreed by every rank: nothing when every rank is
 // well, else the failure of the lowest failing rank. Collective.
