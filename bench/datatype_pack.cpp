@@ -30,10 +30,8 @@ namespace {
 // Whether `engine` and `loop` pack the same values in the same order, and
 // unpack a buffer into the same cells: distinct values in, bit for bit out.
 template <class Engine, class Loop>
-bool same_moves(const halobw::RankPlan& p, double* field, double* buffer, Engine& engine, Loop& loop) {
-  const std::size_t cells = p.field_values();
-  std::size_t count = 0;
-  for (const auto& f : p.pieces) count += static_cast<std::size_t>(halobw::piece_bytes(f) / sizeof(double));
+bool same_moves(std::size_t cells, std::size_t count, double* field, double* buffer, Engine& engine,
+                Loop& loop) {
   std::vector<double> packed(count);
   for (std::size_t i = 0; i < cells; ++i) field[i] = static_cast<double>(i);
   engine(true);
@@ -59,10 +57,13 @@ double median(std::vector<double> v) {
 
 // Checks, times and prints one layout (see the top); the datatypes are freed on return.
 void measure(const halobw::RankPlan& p, int iters, bool huge) {
-  double* field = halobw::bench::values(p.field_values(), huge, 1.0);
   std::uint64_t bytes = 0;
   for (const auto& f : p.pieces) bytes += halobw::piece_bytes(f);
-  double* buffer = halobw::bench::values(bytes / sizeof(double), huge, 0.0);
+  const std::size_t count = bytes / sizeof(double);
+  const halobw::bench::Values field_values(p.field_values(), huge, 1.0);
+  const halobw::bench::Values buffer_values(count, huge, 0.0);
+  double* field = field_values.get();
+  double* buffer = buffer_values.get();
   std::vector<halobw::Datatype> sends;
   std::vector<halobw::Datatype> recvs;
   for (const auto& f : p.pieces) {
@@ -81,7 +82,7 @@ void measure(const halobw::RankPlan& p, int iters, bool huge) {
     }
   };
   auto loop = [&](bool pack) { halobw::bench::strided_walk(p, field, buffer, pack); };
-  if (!same_moves(p, field, buffer, engine, loop)) {
+  if (!same_moves(p.field_values(), count, field, buffer, engine, loop)) {
     std::fprintf(stderr, "halobw-datatype-pack: MPI_Pack/MPI_Unpack and the strided loop disagree\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
@@ -92,12 +93,10 @@ void measure(const halobw::RankPlan& p, int iters, bool huge) {
     t[1].push_back(halobw::bench::seconds_per_call(iters, [&] { engine(false); }));
     t[3].push_back(halobw::bench::seconds_per_call(iters, [&] { loop(false); }));
   }
-  volatile double sink = buffer[bytes / sizeof(double) / 2] + field[p.field_values() / 3];
+  volatile double sink = buffer[count / 2] + field[p.field_values() / 3];
   (void)sink;
-  std::printf("%llu %.3f %.3f %.3f %.3f\n", static_cast<unsigned long long>(bytes / sizeof(double)),
-              median(t[0]) * 1e6, median(t[1]) * 1e6, median(t[2]) * 1e6, median(t[3]) * 1e6);
-  std::free(field);
-  std::free(buffer);
+  std::printf("%llu %.3f %.3f %.3f %.3f\n", static_cast<unsigned long long>(count), median(t[0]) * 1e6,
+              median(t[1]) * 1e6, median(t[2]) * 1e6, median(t[3]) * 1e6);
 }
 
 }  // namespace

@@ -20,7 +20,6 @@
 #include "reference.hpp"
 
 using halobw::bench::seconds_per_call;
-using halobw::bench::values;
 
 int main(int argc, char** argv) {
   if (argc != 6 && argc != 7) {
@@ -39,13 +38,17 @@ int main(int argc, char** argv) {
   }
   const halobw::RankPlan p = halobw::bench::rank0_plan(n, halobw::ProcGrid(*dims), axis, halo);
   const std::size_t cells = p.field_values();
-  double* field = values(cells, huge, 1.0);
-  double* copy = values(cells, huge, 0.0);
+  const halobw::bench::Values field_values(cells, huge, 1.0);
+  const halobw::bench::Values copy_values(cells, huge, 0.0);
+  double* field = field_values.get();
+  double* copy = copy_values.get();
   std::uint64_t bytes = 0;
   for (const auto& f : p.pieces) bytes += halobw::piece_bytes(f);
   const std::size_t count = bytes / sizeof(double);
-  double* buffer = values(count, huge, 0.0);
-  double* source = values(count, huge, 2.0);
+  const halobw::bench::Values buffer_values(count, huge, 0.0);
+  const halobw::bench::Values source_values(count, huge, 2.0);
+  double* buffer = buffer_values.get();
+  const double* source = source_values.get();
 
   const double t_memcpy = seconds_per_call(iters, [&] { std::memcpy(buffer, source, bytes); });
   auto walk = [&](bool pack) { halobw::bench::strided_walk(p, field, buffer, pack); };
@@ -59,6 +62,5 @@ int main(int argc, char** argv) {
   std::printf("%zu %llu %.3f %.3f %.3f %.3f %llu\n", p.pieces.size(), static_cast<unsigned long long>(bytes),
               t_memcpy * 1e6, t_pack * 1e6, t_unpack * 1e6, t_field * 1e6,
               static_cast<unsigned long long>(cells) * sizeof(double));
-  for (double* v : {field, copy, buffer, source}) std::free(v);
   return 0;
 }

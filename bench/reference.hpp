@@ -1,10 +1,9 @@
 // What the reference programs in bench/ share: a timer, host memory placed
-// as halo-bandwidth --hugepages places it, and the plain strided loop that
+// by the allocation function halo-bandwidth --hugepages uses (huge_alloc),
+// and the plain strided loop that
 // copies face boxes of a padded field (x fastest) to and from a contiguous
 // buffer. Not part of the benchmark: scripts/bench_host.py runs these.
 #pragma once
-
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "halobw/pieces.hpp"
+#include "halobw/placement.hpp"
 
 namespace halobw::bench {
 
@@ -36,15 +36,34 @@ inline RankPlan rank0_plan(std::int64_t n, const ProcGrid& grid, const std::stri
   return make_rank_plan(grid, shape, 0);
 }
 
-// `count` doubles, 2 MiB aligned and advised to huge pages when `huge`, touched.
-inline double* values(std::size_t count, bool huge, double fill) {
-  const std::size_t page = std::size_t{2} << 20;
-  const std::size_t bytes = (count * sizeof(double) + page - 1) / page * page;
-  auto* p = static_cast<double*>(std::aligned_alloc(huge ? page : 64, bytes));
-  if (huge) madvise(p, bytes, MADV_HUGEPAGE);
-  std::fill(p, p + count, fill);
-  return p;
-}
+// `count` doubles filled with `fill`: with `huge`, placed as halo-bandwidth
+// --hugepages on places a host field (whole 2 MiB pages advised to huge
+// pages from kHugeThreshold up), else cache-line aligned.
+class Values {
+ public:
+  Values(std::size_t count, bool huge, double fill)
+      : bytes_(placed_bytes(count * sizeof(double), huge ? Placement::huge_pages : Placement::standard)),
+        huge_(huge && bytes_ >= kHugeThreshold),
+        p_(static_cast<double*>(huge_ ? huge_alloc(bytes_)
+                                      : std::aligned_alloc(64, (bytes_ + 63) / 64 * 64))) {
+    std::fill(p_, p_ + count, fill);
+  }
+  ~Values() {
+    if (huge_) {
+      huge_free(p_, bytes_);
+    } else {
+      std::free(p_);
+    }
+  }
+  Values(const Values&) = delete;
+  Values& operator=(const Values&) = delete;
+  [[nodiscard]] double* get() const { return p_; }
+
+ private:
+  std::size_t bytes_;
+  bool huge_;
+  double* p_;
+};
 
 // Copies the send boxes of `pieces` into `buffer` (pack) or `buffer` into
 // their receive boxes (unpack), one value at a time, x fastest.

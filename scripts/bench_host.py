@@ -106,26 +106,29 @@ def interleave(configs, pairs):
     return got
 
 
-def reference(n, grid, axis, huge, ranks, build):
-    """bench/pack_reference.cpp, `ranks` copies at once (as many as the ranks that share the memory
-    system): memcpy, strided pack, strided unpack and field-copy microseconds of the slowest copy."""
-    cmd = mpiexec(ranks) + [os.path.join(build, "halobw-pack-reference"), str(n), grid, axis, "1", "50",
-                           "1" if huge else "0"]
+def slowest_copy(exe, ranks, flags, columns):
+    """A bench/ reference program, `ranks` copies at once (as many as the ranks that share the memory system):
+    each named column (name -> index in its output line) from the slowest copy, and the lines themselves."""
+    cmd = mpiexec(ranks, launcher_of(exe)) + [exe] + flags
     lines = subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.splitlines()
     values = [[float(v) for v in line.split()] for line in lines if line.strip()]
-    return {k: max(v[i] for v in values) for k, i in (("memcpy", 2), ("pack", 3), ("unpack", 4), ("field", 5))} | \
-        {"field_bytes": values[0][6]}
+    return {k: max(v[i] for v in values) for k, i in columns.items()}, values
+
+
+def reference(n, grid, axis, huge, ranks, build):
+    """bench/pack_reference.cpp: memcpy, strided pack, strided unpack and field-copy microseconds."""
+    got, values = slowest_copy(os.path.join(build, "halobw-pack-reference"), ranks,
+                               [str(n), grid, axis, "1", "50", "1" if huge else "0"],
+                               {"memcpy": 2, "pack": 3, "unpack": 4, "field": 5})
+    return got | {"field_bytes": values[0][6]}
 
 
 def engine(build, n, grid, axis, huge, ranks=2):
-    """bench/datatype_pack.cpp, `ranks` copies at once: MPI_Pack and MPI_Unpack of the faces (the MPI library's
-    datatype engine) and the plain strided loop over the same boxes, microseconds of the slowest copy."""
-    exe = os.path.join(build, "halobw-datatype-pack")
-    cmd = mpiexec(ranks, launcher_of(exe)) + [exe, str(n), grid, axis, "1", "20", "1" if huge else "0"]
-    lines = subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.splitlines()
-    values = [[float(v) for v in line.split()] for line in lines if line.strip()]
-    return {k: max(v[i] for v in values) for k, i in (("pack", 1), ("unpack", 2), ("loop_pack", 3),
-                                                       ("loop_unpack", 4))}
+    """bench/datatype_pack.cpp: MPI_Pack and MPI_Unpack of the faces (the MPI library's datatype engine) and the
+    plain strided loop over the same boxes, microseconds."""
+    return slowest_copy(os.path.join(build, "halobw-datatype-pack"), ranks,
+                        [str(n), grid, axis, "1", "20", "1" if huge else "0"],
+                        {"pack": 1, "unpack": 2, "loop_pack": 3, "loop_unpack": 4})[0]
 
 
 def plain(build, n, grid, axis, ranks, huge, iters=50):
