@@ -23,7 +23,9 @@
 #include "halobw/pieces.hpp"
 #include "halobw/placement.hpp"
 #include "halobw/report.hpp"
+#include "halobw/terminal.hpp"
 #include "halobw/version.hpp"
+#include "halobw/watchdog.hpp"
 
 #include <Kokkos_Core.hpp>  // KOKKOS_VERSION: whether partition_space exists
 
@@ -102,10 +104,11 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
   summary = fmt::format(
       "memory per rank at most {} B ({}: field, packed buffers, staging and limit buffers); "
       "host memory per node {} of {} available",
-      most, worst_total_n, gib(node_need), host_free ? gib(*host_free) : "an unknown amount");
+      most, worst_total_n, bytes_text(node_need), host_free ? bytes_text(*host_free) : "an unknown amount");
   if (host_free && node_need > *host_free) {
-    message = fmt::format("{} needs {} of host memory on node {} ({} ranks there), {} available",
-                          worst_host_n, gib(node_need), host_name, node.local_size, gib(*host_free));
+    message =
+        fmt::format("{} needs {} of host memory on node {} ({} ranks there), {} available", worst_host_n,
+                    bytes_text(node_need), host_name, node.local_size, bytes_text(*host_free));
   }
   const auto dev_free = device_free_bytes(opt.backend);
   if (message.empty() && dev_free && visible_devices > 0) {
@@ -113,7 +116,7 @@ Status memory_preflight(const Comm& comm, const Options& opt, const ProcGrid& gr
     const std::uint64_t need = worst_device * static_cast<std::uint64_t>(sharing);
     if (need > *dev_free) {
       message = fmt::format("{} needs {} of device memory per device ({} ranks share it), {} free",
-                            worst_device_n, gib(need), sharing, gib(*dev_free));
+                            worst_device_n, bytes_text(need), sharing, bytes_text(*dev_free));
     }
   }
   return agree(comm, message.empty() ? Status{} : fail(message));
@@ -185,27 +188,37 @@ std::string overlap_note(const Options& opt) {
           : (opt.backend == Backend::host ? "poll: MPI_Testall between 8 slabs of the interior"
                                           : "poll: MPI_Testall in a loop while the device runs the interior");
   return fmt::format(
-      "overlap: {}, writing a second field; interior on {}; progress {}; Exposed_us = Overlap_us - Comp_us; "
-      "Hidden = (Blocking_us - Overlap_us) / Time_us; Comp_GBps = 16 B per owned cell and field / Comp_us",
+      "overlap: {}, writing a second field; interior on {}; progress {}; the three steps timed in "
+      "interleaved "
+      "rounds (at least 3), each the median; Exposed_us = Overlap_us - Comp_us; Noise_us = the largest "
+      "spread of a step over the rounds; Hidden = (Blocking_us - Overlap_us) / (Blocking_us - Comp_us), "
+      "'-' where what it measures lies within Noise_us; Comp_GBps = 16 B per owned cell and field / Comp_us",
       what, where, how);
 }
 
-// Whether the ranks on some node outnumber its cores: such a row measures the
-// scheduler as much as the network (Open MPI under srun does not even know
-// it is oversubscribed, and spins). Collective.
-std::optional<std::string> oversubscription(const Comm& comm, const NodeRank& node, const std::string& host) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int mine = node.local_size - cores;
-  int most = 0;
+// Each node's ranks against its cores: a node whose ranks outnumber its cores
+// measures the scheduler as much as the network (Open MPI under srun does not
+// even know it is oversubscribed, and spins). Recorded with the results, so
+// that scripts/compare can say so. Collective.
+void add_node_cores(const Comm& comm, HeaderInfo& h) {
+  const int mine = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  h.rank_cores.assign(static_cast<std::size_t>(comm.size()), 0);
   {
-    const auto armed = comm.guard("MPI_Allreduce");
-    check_mpi(MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, comm.get()), "MPI_Allreduce");
+    const auto armed = comm.guard("MPI_Allgather");
+    check_mpi(MPI_Allgather(&mine, 1, MPI_INT, h.rank_cores.data(), 1, MPI_INT, comm.get()), "MPI_Allgather");
   }
-  if (most <= 0) return std::nullopt;
-  return fmt::format(
-      "oversubscribed: on some node the ranks outnumber the cores, by up to {} (rank 0's node {}: {} "
+  const NodeEntry* worst = nullptr;
+  const std::vector<NodeEntry> nodes = node_map(h.rank_host, h.rank_device, h.rank_cores);
+  for (const NodeEntry& n : nodes) {
+    const double per_core = static_cast<double>(n.ranks.size()) / std::max(1, n.cores);
+    if (per_core > h.ranks_per_core) h.ranks_per_core = per_core, worst = &n;
+  }
+  h.oversubscribed = h.ranks_per_core > 1.0;
+  if (!h.oversubscribed || worst == nullptr) return;
+  h.notes.push_back(fmt::format(
+      "oversubscribed: on some node the ranks outnumber the cores, up to {:.2f} ranks per core (node {}: {} "
       "ranks, {} cores); these rows time the scheduler as much as MPI",
-      most, host, node.local_size, cores);
+      h.ranks_per_core, worst->name, worst->ranks.size(), worst->cores));
 }
 
 // The launcher's own count of tasks, against the ranks MPI sees. A launcher
@@ -244,20 +257,10 @@ long launcher_rank(const EnvLookup& env) {
   return 0;
 }
 
-std::string cut_hint(const ProcGrid& grid) {
-  const char* names = "xyz";
-  std::string cut;
-  for (int a = 0; a < 3; ++a) {
-    if (grid.dim(a) > 1) cut += fmt::format("{}--axis {}", cut.empty() ? "" : " or ", names[a]);
-  }
-  if (cut.empty()) return "no axis is divided: run on more ranks or give --grid";
-  return cut + " would cut it";
-}
-
 HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& grid,
                        const std::vector<std::string>& hosts, const DeviceChoice& dev,
                        const TransportChoice& tc, const GpuAwareness& aware, const Groups& groups,
-                       const EnvLookup& env) {
+                       const EnvLookup& env, bool any_remote) {
   HeaderInfo h;
   h.version = HALOBW_VERSION;
   h.backend = to_string(opt.backend);
@@ -302,11 +305,8 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   if (auto e = env("MPICH_GPU_SUPPORT_ENABLED")) h.notes.push_back("MPICH_GPU_SUPPORT_ENABLED=" + *e);
   h.notes.push_back(hugepage_note(opt));
   if (opt.overlap) h.notes.push_back(overlap_note(opt));
-  bool any_remote = false;
-  for (int a = 0; a < 3; ++a) any_remote = any_remote || (opt.axes[a] && grid.dim(a) > 1);
-  if (!any_remote) {
-    h.notes.push_back(fmt::format("no selected face crosses a rank boundary on grid {}: Send_B is 0; {}",
-                                  grid.str(), cut_hint(grid)));
+  if (const auto none = nothing_crosses(opt, grid, comm.size(), any_remote)) {
+    h.notes.push_back("nothing crosses ranks, Send_B is 0: " + *none);
   }
   if (groups.has(Group::send_min)) {
     h.notes.emplace_back(
@@ -344,6 +344,153 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
   return h;
 }
 
+// What every rank's plan of every row says before anything is allocated:
+// whether ranks send different amounts, and whether any byte crosses ranks.
+struct RowFacts {
+  bool uneven = false;
+  bool any_remote = false;
+};
+RowFacts row_facts(const Options& opt, const ProcGrid& grid) {
+  RowFacts f;
+  for (const RowSpec& row : row_specs(opt, grid)) {
+    const SendRange r = send_range(grid, shape_of(opt, row));
+    f.uneven = f.uneven || r.min != r.max;
+    f.any_remote = f.any_remote || r.max > 0;
+  }
+  return f;
+}
+
+Groups groups_of(const Options& opt, const RowFacts& facts) {
+  Groups g;
+  g.set(Group::send_min, facts.uneven)
+      .set(Group::spread, opt.repeats > 1)
+      .set(Group::breakdown, opt.breakdown)
+      .set(Group::limit, opt.limit)
+      .set(Group::overlap, opt.overlap)
+      .set(Group::box, opt.stencil == StencilKind::box)
+      .set(Group::cube, !opt.local)
+      .set(Group::local, opt.local)
+      .set(Group::sweep, opt.halos.size() > 1)
+      .set(Group::hugepages, opt.backend == Backend::host &&
+                                 host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
+  return g;
+}
+
+// "halo-bandwidth: error: ..." ("halo-bandwidth: check ... failed: ..." for --check).
+void print_failure(Progress& progress, const Failure& f) {
+  progress.clear();
+  const char* kind = f.code == ExitCode::check_failed ? "" : "error: ";
+  std::fprintf(stderr, "halo-bandwidth: %s%s\n", kind, f.message.c_str());
+  std::fflush(stderr);
+}
+
+// Rank 0's Output hears the watchdog's last word for as long as it lives.
+class LastWord {
+ public:
+  LastWord(Watchdog* w, Output* out) : w_(out != nullptr ? w : nullptr) {
+    if (w_ != nullptr)
+      w_->on_expire([out](const std::string& line) { out->abandon(line, ExitCode::timeout); });
+  }
+  ~LastWord() {
+    if (w_ != nullptr) w_->on_expire({});
+  }
+  LastWord(const LastWord&) = delete;
+  LastWord& operator=(const LastWord&) = delete;
+
+ private:
+  Watchdog* w_;
+};
+
+// The rows measured and reported, and how the run ended: on stderr (rank 0's
+// one line) and in the results. Collective; the exit code.
+int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& header,
+                       const std::optional<std::string>& nothing) {
+  const Options& opt = *setup.options;
+  const bool root = comm.rank() == 0;
+  Progress progress(root && stderr_is_terminal());
+  std::optional<Output> output;
+  if (root) {
+    output.emplace(opt.format, opt.output, opt.quiet, &progress);
+    setup.output = &*output;
+    setup.progress = &progress;
+  }
+  Status failure = agree(comm, root ? output->begin(header, setup.groups) : Status{});
+  const LastWord last_word(comm.watchdog(), root ? &*output : nullptr);
+  if (!failure) {
+    try {
+      failure = run_benchmark(comm, setup);
+    } catch (const std::exception& e) {
+      if (output)
+        output->abandon(fmt::format("error on rank {}: {}", comm.rank(), e.what()), ExitCode::runtime_error);
+      throw;
+    }
+  }
+  if (!root) return failure ? exit_status(failure->code) : 0;
+  RunStatus status;
+  status.state = failure ? RunStatus::State::failed : RunStatus::State::complete;
+  status.exit_code = failure ? exit_status(failure->code) : 0;
+  if (failure) status.reason = failure->message;
+  if (nothing) status.warnings.push_back("nothing crossed ranks: " + *nothing);
+  if (failure) print_failure(progress, *failure);
+  if (const Status written = output->finish(status)) {
+    print_failure(progress, *written);
+    if (!failure) return exit_status(written->code);
+  }
+  if (failure) return exit_status(failure->code);
+  if (nothing) std::fprintf(stderr, "halo-bandwidth: warning: nothing crossed ranks: %s\n", nothing->c_str());
+  return 0;
+}
+
+// From the host names to the exit code: the device, the transport, the
+// memory preflight, the header, then the rows. Collective.
+int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
+                   const std::vector<std::string>& args, const EnvLookup& env, int thread_level) {
+  const std::vector<std::string> hosts = gather_hostnames(comm);
+  const NodeRank node = node_rank(comm);
+  const DeviceChoice dev = choose_device(opt.backend, node.local_rank);
+  if (const Status v = agree(
+          comm, opt.backend == Backend::host || dev.visible > 0
+                    ? Status{}
+                    : fail(fmt::format("rank {} sees no {} device", comm.rank(), to_string(opt.backend))))) {
+    return stop(comm, *v);
+  }
+  const KokkosSession kokkos(dev.device_id);
+  const GpuAwareness aware =
+      resolve_gpu_aware(opt, query_gpu_support(opt.backend), env("MPICH_GPU_SUPPORT_ENABLED"));
+  const Expected<TransportChoice> tc = choose_transport(opt, aware);
+  if (const Status v = agree(comm, tc.status())) return stop(comm, *v);
+  if (!same_on_all_ranks(comm, {static_cast<long long>(tc->transport), aware.aware ? 1 : 0})) {
+    return stop(
+        comm, Failure{ExitCode::bad_input,
+                      "ranks disagree on GPU-aware MPI (OPENPFC_ASSUME_GPU_AWARE_MPI, "
+                      "MPICH_GPU_SUPPORT_ENABLED or the library's answer differ): give --gpu-aware on|off"});
+  }
+  std::string memory_summary;
+  if (const Status v = memory_preflight(comm, opt, grid, tc->transport, node, dev.visible,
+                                        hosts[static_cast<std::size_t>(comm.rank())], memory_summary)) {
+    return stop(comm, *v);
+  }
+  RunSetup setup;
+  setup.options = &opt;
+  setup.grid = grid;
+  setup.hosts = hosts;
+  setup.transport = tc->transport;
+  setup.faults = FaultPlan::from_environment(env);
+  const RowFacts facts = row_facts(opt, grid);
+  setup.groups = groups_of(opt, facts);
+  HeaderInfo header =
+      make_header(comm, opt, grid, hosts, dev, *tc, aware, setup.groups, env, facts.any_remote);
+  if (thread_level < MPI_THREAD_FUNNELED && opt.timeout > 0) {
+    header.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(thread_level) +
+                           ", which allows no second thread");
+  }
+  header.notes.push_back(memory_summary);
+  add_node_cores(comm, header);
+  add_provenance(header, opt, grid, args, env);
+  header.mpi_thread = thread_level_name(thread_level);
+  return measure_and_report(comm, setup, header, nothing_crosses(opt, grid, comm.size(), facts.any_remote));
+}
+
 }  // namespace
 
 int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) {
@@ -361,10 +508,12 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
     return stop(comm, *v);
   }
   if (const Status v = agree(comm, validate_layout(opt, comm.size()))) return stop(comm, *v);
-  // Rank 0 opens --output now, so an unwritable path fails before any measurement.
-  Output output;
-  const auto open_error = comm.rank() == 0 ? output.open(opt.format, opt.output, opt.quiet) : std::nullopt;
-  if (const Status v = agree(comm, open_error ? fail(*open_error) : Status{})) return stop(comm, *v);
+  // Rank 0 looks at --output now, so an unwritable path fails before any measurement;
+  // the file itself is only written once there are rows.
+  if (const Status v =
+          agree(comm, comm.rank() == 0 && opt.output ? Output::check_target(*opt.output) : Status{})) {
+    return stop(comm, *v);
+  }
 
   const ProcGrid grid = choose_grid(opt, comm.size());
   // Each rank parsed its own command line and environment: they must describe one run.
@@ -380,76 +529,9 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
   // The watchdog's thread never calls MPI, which MPI_THREAD_FUNNELED allows.
   Watchdog watchdog(thread_level >= MPI_THREAD_FUNNELED ? opt.timeout : 0, comm.rank());
   comm.set_watchdog(&watchdog);
-  const std::vector<std::string> hosts = gather_hostnames(comm);
-  const NodeRank node = node_rank(comm);
-  const DeviceChoice dev = choose_device(opt.backend, node.local_rank);
-  if (const Status v = agree(
-          comm, opt.backend == Backend::host || dev.visible > 0
-                    ? Status{}
-                    : fail(fmt::format("rank {} sees no {} device", comm.rank(), to_string(opt.backend))))) {
-    return stop(comm, *v);
-  }
-
-  const KokkosSession kokkos(dev.device_id);
-  const GpuAwareness aware =
-      resolve_gpu_aware(opt, query_gpu_support(opt.backend), env("MPICH_GPU_SUPPORT_ENABLED"));
-  const Expected<TransportChoice> tc = choose_transport(opt, aware);
-  if (const Status v = agree(comm, tc.status())) return stop(comm, *v);
-  if (!same_on_all_ranks(comm, {static_cast<long long>(tc->transport), aware.aware ? 1 : 0})) {
-    return stop(
-        comm, Failure{ExitCode::bad_input,
-                      "ranks disagree on GPU-aware MPI (OPENPFC_ASSUME_GPU_AWARE_MPI, "
-                      "MPICH_GPU_SUPPORT_ENABLED or the library's answer differ): give --gpu-aware on|off"});
-  }
-  std::string memory_summary;
-  if (const Status v = memory_preflight(comm, opt, grid, tc->transport, node, dev.visible, hosts[comm.rank()],
-                                        memory_summary)) {
-    return stop(comm, *v);
-  }
-
-  RunSetup setup;
-  setup.options = &opt;
-  setup.grid = grid;
-  setup.hosts = hosts;
-  setup.transport = tc->transport;
-  setup.faults = FaultPlan::from_environment(env);
-  bool uneven = false;
-  for (const RowSpec& row : row_specs(opt, grid)) {
-    const SendRange r = send_range(grid, shape_of(opt, row));
-    uneven = uneven || r.min != r.max;
-  }
-  setup.groups.set(Group::send_min, uneven)
-      .set(Group::spread, opt.repeats > 1)
-      .set(Group::breakdown, opt.breakdown)
-      .set(Group::limit, opt.limit)
-      .set(Group::overlap, opt.overlap)
-      .set(Group::box, opt.stencil == StencilKind::box)
-      .set(Group::cube, !opt.local)
-      .set(Group::local, opt.local)
-      .set(Group::sweep, opt.halos.size() > 1)
-      .set(Group::hugepages, opt.backend == Backend::host &&
-                                 host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
-  HeaderInfo header = make_header(comm, opt, grid, hosts, dev, *tc, aware, setup.groups, env);
-  if (thread_level < MPI_THREAD_FUNNELED && opt.timeout > 0) {
-    header.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(thread_level) +
-                           ", which allows no second thread");
-  }
-  header.notes.push_back(memory_summary);
-  if (const auto over = oversubscription(comm, node, hosts[static_cast<std::size_t>(comm.rank())])) {
-    header.notes.push_back(*over);
-  }
-  add_provenance(header, opt, grid, args, env);
-  header.mpi_thread = thread_level_name(thread_level);
-  Progress progress(comm.rank() == 0 && stderr_is_terminal());
-  if (comm.rank() == 0) {
-    output.begin(header, setup.groups);
-    setup.output = &output;
-    setup.progress = &progress;
-  }
-  const ExitCode code = run_benchmark(comm, setup);
-  output.end();
+  const int code = run_on_devices(comm, opt, grid, args, env, thread_level);
   comm.set_watchdog(nullptr);
-  return exit_status(code);
+  return code;
 }
 
 }  // namespace halobw

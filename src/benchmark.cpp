@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -27,12 +28,14 @@ namespace halobw {
 
 namespace {
 
-void print_error(const Comm& comm, const RunSetup& s, const std::string& text) {
-  if (comm.rank() != 0) return;
-  if (s.progress) s.progress->clear();
-  std::fputs(text.c_str(), s.err);
-  std::fflush(s.err);
+// The agreed failure of --check at row `n`: the first wrong cell.
+Status check_failure(const std::string& n, const std::string& cell) {
+  return fail(fmt::format("check {} failed: {}", n, cell), ExitCode::check_failed);
 }
+
+// --overlap times its three steps in at least this many interleaved rounds,
+// so that Hidden has a spread to be judged against.
+constexpr int kOverlapRounds = 3;
 
 void show(const RunSetup& s, const std::string& text) {
   if (s.progress) s.progress->show(text);
@@ -97,11 +100,11 @@ HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
 // bit for bit, and the blocking result must be the stencil of the exchanged
 // fields (computed here on the host, to a relative 1e-12: a device may fuse
 // multiply and add). Both start from a fresh fill and outputs spoiled first, so
-// a cell no launch writes is found. Collective; false when any rank failed.
+// a cell no launch writes is found. Collective; the agreed failure, if any.
 template <class Ex, class Step, class Out, class ExecSpace>
-bool check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, const Out& out,
-                   const StencilMath& math, const StencilBoxes& boxes, const ExecSpace& exec,
-                   const std::string& n) {
+Status check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, const Out& out,
+                     const StencilMath& math, const StencilBoxes& boxes, const ExecSpace& exec,
+                     const std::string& n) {
   set_phase(comm, fmt::format("{} --check of --overlap", n));
   auto spoil = [&] {
     for (const auto& f : out.views()) Kokkos::deep_copy(exec, f, kGhostSentinel);
@@ -147,21 +150,17 @@ bool check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, cons
       }
     }
   }
-  const Status v = agree(comm, failure.empty() ? Status{} : fail(failure, ExitCode::check_failed));
-  if (v) {
-    print_error(comm, s, fmt::format("halo-bandwidth: check {} failed: {}\n", n, v->message));
-    return false;
-  }
-  if (s.output)
+  const Status v = agree(comm, failure.empty() ? Status{} : check_failure(n, failure));
+  if (!v && s.output)
     s.output->note(fmt::format("# check {} --overlap: overlapped equals blocking, bit for bit", n));
-  return true;
+  return v;
 }
 
 // --overlap for one row: the stencil's own fields and boxes, the three steps
-// timed like the exchange. Collective; false when --check failed.
+// timed like the exchange. Collective; the agreed failure of --check, if any.
 template <class ExecSpace, class MemSpace, class Ex>
-bool measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet<MemSpace>& out,
-                     const ExecSpace& exec, const std::string& label, Row& row) {
+Status measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet<MemSpace>& out,
+                       const ExecSpace& exec, const std::string& label, Row& row) {
   const Options& opt = *s.options;
   const RankPlan& plan = ex.plan();
   const AxisSet reach = opt.stencil == StencilKind::box ? AxisSet{true, true, true} : opt.axes;
@@ -171,18 +170,33 @@ bool measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet
                                              out.views(), kPollSlabs);
   const auto interior = interior_instance(exec, opt.streams);
   OverlapStep<Ex, ExecSpace, MemSpace> step(ex, stencil, exec, interior.exec, opt.progress);
-  if (opt.check && !check_overlap(comm, s, ex, step, out, stencil.math(), boxes, exec, label)) return false;
+  if (opt.check) {
+    if (Status v = check_overlap(comm, s, ex, step, out, stencil.math(), boxes, exec, label)) return v;
+  }
   set_phase(comm, fmt::format("{} --overlap", label));
-  auto timed = [&](auto&& work) {
-    return reduce_median_max(comm, time_blocks(comm, opt.warmup, opt.iters, opt.repeats, work));
-  };
+  // The three steps interleaved, round after round, so that drifts of the
+  // machine reach all three alike; each round is one timed block of each.
+  const int rounds = std::max(opt.repeats, kOverlapRounds);
+  std::array<std::vector<double>, 3> mine;
+  for (int r = 0; r < rounds; ++r) {
+    const int warm = r == 0 ? opt.warmup : 0;
+    mine[0].push_back(time_calls(comm, warm, opt.iters, [&] { step.compute(); }));
+    mine[1].push_back(time_calls(comm, warm, opt.iters, [&] { step.blocking(); }));
+    mine[2].push_back(time_calls(comm, warm, opt.iters, [&] { step.overlapped(); }));
+  }
   OverlapFigures f;
-  f.comp = timed([&] { step.compute(); });
-  f.blocking = timed([&] { step.blocking(); });
-  f.overlapped = timed([&] { step.overlapped(); });
+  f.rounds = rounds;
+  std::array<double*, 3> medians{&f.comp, &f.blocking, &f.overlapped};
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    const Spread s = reduce_spread_max(comm, mine[k]);
+    *medians[k] = s.median;
+    f.noise = std::max(f.noise, s.max - s.min);
+  }
   f.stencil_bytes = reduce_max_bytes(comm, stencil.bytes());  // the busiest rank's, as Send_B
   row.overlap = f;
-  return true;
+  const HiddenVerdict hidden = hidden_share(f);
+  if (!hidden.share && s.output) s.output->note(fmt::format("# Hidden {}: none: {}", label, hidden.why_not));
+  return {};
 }
 
 std::string huge_note(const std::string& n, const HugeFigures& h) {
@@ -191,10 +205,11 @@ std::string huge_note(const std::string& n, const HugeFigures& h) {
     const std::string b = fmt::format("{:.1f}", hi);
     return a == b ? a : a + "-" + b;
   };
-  constexpr double kThresholdMiB = static_cast<double>(kHugeThreshold) / (1024.0 * 1024.0);
-  if (h.field_max < kThresholdMiB) {
-    return fmt::format("# hugepages {}: the field ({} MiB) is below {:.0f} MiB: ordinary pages", n,
-                       range(h.field_min, h.field_max), kThresholdMiB);
+  constexpr double kMiB = 1024.0 * 1024.0;
+  if (h.field_max < static_cast<double>(kHugeThreshold) / kMiB) {
+    return fmt::format("# hugepages {}: the field ({}) is below {}: ordinary pages", n,
+                       bytes_text(static_cast<std::uint64_t>(h.field_max * kMiB)),
+                       bytes_text(kHugeThreshold));
   }
   return fmt::format("# hugepages {}: {} of {} MiB of the field in huge pages", n,
                      range(h.huge_min, h.huge_max), range(h.field_min, h.field_max));
@@ -216,31 +231,29 @@ PeerPair peer_pair(const RankPlan& plan, const std::vector<std::string>& hosts) 
   return pair;
 }
 
-// --check for one row: fill, exchange once, verify. Returns false, having
-// reported the first wrong cell, when any rank found one. Collective.
+// --check for one row: fill, exchange once, verify. The agreed failure
+// naming the first wrong cell, when any rank found one. Collective.
 template <class Ex, class ExecSpace>
-bool run_check(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exec, const std::string& n) {
+Status run_check(const Comm& comm, const FaultPlan& faults, Ex& ex, const ExecSpace& exec,
+                 const std::string& n, Output* output) {
   set_phase(comm, fmt::format("{} --check exchange", n));
   fill_fields(exec, ex.fields(), ex.plan());
   ex.exchange(exec);
-  if (s.faults.corrupt_rank == comm.rank() && !ex.plan().pieces.empty()) {
+  if (faults.corrupt_rank == comm.rank() && !ex.plan().pieces.empty()) {
     const Box& b = ex.plan().pieces.front().recv_box;  // test hook: one wrong ghost cell
     Kokkos::deep_copy(Kokkos::subview(ex.fields().front(), b.lo[0], b.lo[1], b.lo[2]), 12345.0);
   }
   const CheckOutcome outcome = verify_fields(ex.fields(), ex.plan());
-  const Status v = agree(comm, outcome.failure ? fail(*outcome.failure, ExitCode::check_failed) : Status{});
-  if (v) {
-    print_error(comm, s, fmt::format("halo-bandwidth: check {} failed: {}\n", n, v->message));
-    return false;
-  }
+  const Status v = agree(comm, outcome.failure ? check_failure(n, *outcome.failure) : Status{});
+  if (v) return v;
   unsigned long long cells = outcome.ghost_cells;
   unsigned long long total = 0;
   {
     const auto armed = comm.guard("MPI_Reduce");
     check_mpi(MPI_Reduce(&cells, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm.get()), "MPI_Reduce");
   }
-  if (s.output) s.output->note(fmt::format("# check {} passed {} ghost cells", n, total));
-  return true;
+  if (output) output->note(fmt::format("# check {} passed {} ghost cells", n, total));
+  return {};
 }
 
 // --limit for one row: the copy limit where the field lives, and the peer
@@ -260,100 +273,83 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
   }
 }
 
+// What one row allocates: the fields, the exchanger, and what --limit and
+// --overlap need besides.
 template <class ExecSpace, class MemSpace, class TransportPolicy>
-ExitCode run_rows(const Comm& comm, const RunSetup& s) {
-  const Options& opt = *s.options;
+struct RowRig {
+  std::unique_ptr<FieldSet<MemSpace>> fields;
+  std::unique_ptr<FieldSet<MemSpace>> out;  // --overlap: the stencil's outputs
+  std::unique_ptr<Exchanger<ExecSpace, MemSpace, TransportPolicy>> ex;
+  std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
+};
+
+// Allocates one row's rig on every rank. Collective; the agreed failure, if
+// any rank could not (a method the MPI library cannot do here is bad input).
+template <class ExecSpace, class MemSpace, class TransportPolicy>
+Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& setup, const RankPlan& plan,
+                  const std::string& label, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
   using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
-  ExchangeSetup setup;
-  setup.self = opt.self;
-  setup.schedule = opt.schedule;
-  setup.breakdown = opt.breakdown;
-  setup.watchdog = comm.watchdog();
-  setup.method = with_faults(method_factory(opt.method, opt.rma_sync), s.faults, comm.rank(), comm.size());
-  setup.host_placement = host_placement(opt.hugepages == Toggle::on);
-  const bool report_huge = setup.host_placement == Placement::huge_pages && is_host_memory<MemSpace>;
-  const ExecSpace exec;
-  const std::vector<RowSpec> rows = row_specs(opt, s.grid);
-  for (std::size_t index = 0; index < rows.size(); ++index) {
-    const RowSpec& spec = rows[index];
-    const std::string label = row_label(opt, spec);
-    const std::string step = fmt::format("size {} of {}, {}", index + 1, rows.size(), label);
-    show(s, step + ": setting up");
-    set_phase(comm, fmt::format("{} set-up", label));
-    RankPlan plan = make_rank_plan(s.grid, shape_of(opt, spec), comm.rank(), s.hosts);
-    RankFigures mine;
-    mine.remote_bytes = plan.remote_bytes;
-    mine.counts = plan.counts;
-    std::unique_ptr<FieldSet<MemSpace>> fields;
-    std::unique_ptr<FieldSet<MemSpace>> out;  // --overlap: the stencil's outputs
-    std::unique_ptr<Ex> ex;
-    std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
-    std::string error;
-    bool unavailable = false;  // the MPI library cannot do this method here: bad input, not a failure
-    try {
-      fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
-                                                    buffer_placement<MemSpace>(setup.host_placement));
-      MessageTable table = make_message_table(plan, opt.self, opt.messages);
-      ex = std::make_unique<Ex>(comm, plan, std::move(table), fields->views(), setup);
-      if (opt.limit) {
-        copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(mine.remote_bytes, setup.host_placement);
-      }
-      if (opt.overlap) {
-        out = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
-                                                   buffer_placement<MemSpace>(setup.host_placement),
-                                                   "halobw::stencil_out");
-      }
-    } catch (const MethodUnavailable& e) {
-      error = e.what();
-      unavailable = true;
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    const Status v =
-        agree(comm, error.empty() ? Status{}
-                                  : fail(fmt::format("{}: rank {} could not set up the exchange: {}", label,
-                                                     comm.rank(), error),
-                                         unavailable ? ExitCode::bad_input : ExitCode::runtime_error));
-    if (v) {
-      print_error(comm, s, "halo-bandwidth: error: " + v->message + "\n");
-      return v->code;
-    }
-    if (opt.check) {
-      show(s, step + ": checking");
-      if (!run_check(comm, s, *ex, exec, label)) return ExitCode::check_failed;
-    }
-    show(s, fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters,
-                        opt.warmup));
-    set_phase(comm, fmt::format("{} warm-up and timed exchanges", label));
-    std::vector<PhaseSeconds> phases;
-    mine.seconds = time_exchanges(comm, opt, *ex, exec, phases);
-    Row row = reduce_row(comm, spec.n, mine);
-    row.global = spec.global;
-    row.halo = spec.halo;
-    if (opt.breakdown) {
-      show(s, step + ": breakdown");
-      set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
-      row.phases = breakdown(comm, opt, *ex, phases[static_cast<std::size_t>(row.median_block)]);
-    }
-    if (report_huge) {
-      row.huge = huge_figures(comm, *fields);
-      if (s.output) s.output->note(huge_note(label, *row.huge));
-    }
-    if (opt.limit) {
-      show(s, step + ": copy limit");
-      set_phase(comm, fmt::format("{} limits", label));
-      measure_limits(comm, s, *copy, exec, ex->plan(), label, row);
-    }
+  const Placement placement = buffer_placement<MemSpace>(setup.host_placement);
+  Status mine;
+  try {
+    rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement);
+    rig.ex = std::make_unique<Ex>(comm, plan, make_message_table(plan, opt.self, opt.messages),
+                                  rig.fields->views(), setup);
+    if (opt.limit)
+      rig.copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(plan.remote_bytes, setup.host_placement);
     if (opt.overlap) {
-      show(s, step + ": overlap");
-      if (!measure_overlap<ExecSpace, MemSpace>(comm, s, *ex, *out, exec, label, row)) {
-        return ExitCode::check_failed;
-      }
+      rig.out =
+          std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement, "halobw::stencil_out");
     }
-    if (s.progress) s.progress->clear();
-    if (s.output) s.output->row(row);
+  } catch (const MethodUnavailable& e) {
+    mine = fail(fmt::format("{}: rank {} could not set up the exchange: {}", label, comm.rank(), e.what()));
+  } catch (const std::exception& e) {
+    mine = fail(fmt::format("{}: rank {} could not set up the exchange: {}", label, comm.rank(), e.what()),
+                ExitCode::runtime_error);
   }
-  // What the ranks really held, beside the preflight's count in the header.
+  return agree(comm, mine);
+}
+
+// Everything measured of one row, after --check: the timed exchanges, then
+// the breakdown, huge pages, limits and overlap. Collective.
+template <class ExecSpace, class MemSpace, class TransportPolicy>
+Status measure_row(const Comm& comm, const RunSetup& s, const RowSpec& spec, const std::string& label,
+                   const std::string& step, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig, Row& row) {
+  const Options& opt = *s.options;
+  const ExecSpace exec;
+  auto& ex = *rig.ex;
+  show(s,
+       fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters, opt.warmup));
+  set_phase(comm, fmt::format("{} warm-up and timed exchanges", label));
+  RankFigures mine;
+  mine.remote_bytes = ex.plan().remote_bytes;
+  mine.counts = ex.plan().counts;
+  std::vector<PhaseSeconds> phases;
+  mine.seconds = time_exchanges(comm, opt, ex, exec, phases);
+  row = reduce_row(comm, spec.n, mine);
+  row.global = spec.global;
+  row.halo = spec.halo;
+  if (opt.breakdown) {
+    show(s, step + ": breakdown");
+    set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
+    row.phases = breakdown(comm, opt, ex, phases[static_cast<std::size_t>(row.median_block)]);
+  }
+  if (host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages && is_host_memory<MemSpace>) {
+    row.huge = huge_figures(comm, *rig.fields);
+    if (s.output) s.output->note(huge_note(label, *row.huge));
+  }
+  if (opt.limit) {
+    show(s, step + ": copy limit");
+    set_phase(comm, fmt::format("{} limits", label));
+    measure_limits(comm, s, *rig.copy, exec, ex.plan(), label, row);
+  }
+  if (!opt.overlap) return {};
+  show(s, step + ": overlap");
+  return measure_overlap<ExecSpace, MemSpace>(comm, s, ex, *rig.out, exec, label, row);
+}
+
+// What the ranks really held, beside the preflight's count in the header. Collective.
+void report_peak_memory(const Comm& comm, const RunSetup& s) {
   unsigned long long peak = peak_resident_bytes().value_or(0);
   unsigned long long most = 0;
   {
@@ -361,25 +357,59 @@ ExitCode run_rows(const Comm& comm, const RunSetup& s) {
     check_mpi(MPI_Reduce(&peak, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, comm.get()), "MPI_Reduce");
   }
   if (s.output) s.output->note(fmt::format("# peak resident memory per rank at most {} B (VmHWM)", most));
-  return ExitCode::ok;
+}
+
+template <class ExecSpace, class MemSpace, class TransportPolicy>
+Status run_rows(const Comm& comm, const RunSetup& s) {
+  const Options& opt = *s.options;
+  ExchangeSetup setup;
+  setup.self = opt.self;
+  setup.schedule = opt.schedule;
+  setup.breakdown = opt.breakdown;
+  setup.watchdog = comm.watchdog();
+  setup.host_placement = host_placement(opt.hugepages == Toggle::on);
+  const std::vector<RowSpec> rows = row_specs(opt, s.grid);
+  for (std::size_t index = 0; index < rows.size(); ++index) {
+    const RowSpec& spec = rows[index];
+    const FaultPlan faults = s.faults.at_row(index);
+    setup.method = with_faults(method_factory(opt.method, opt.rma_sync), faults, comm.rank(), comm.size());
+    const std::string label = row_label(opt, spec);
+    const std::string step = fmt::format("size {} of {}, {}", index + 1, rows.size(), label);
+    show(s, step + ": setting up");
+    set_phase(comm, fmt::format("{} set-up", label));
+    const RankPlan plan = make_rank_plan(s.grid, shape_of(opt, spec), comm.rank(), s.hosts);
+    RowRig<ExecSpace, MemSpace, TransportPolicy> rig;
+    if (Status v = set_up_row(comm, opt, setup, plan, label, rig)) return v;
+    if (opt.check) {
+      show(s, step + ": checking");
+      if (Status v = run_check(comm, faults, *rig.ex, ExecSpace(), label, s.output)) return v;
+    }
+    Row row;
+    if (Status v = measure_row(comm, s, spec, label, step, rig, row)) return v;
+    // Rank 0 keeps the row; a write that failed ends the run on every rank.
+    if (Status v = agree(comm, s.output ? s.output->row(row) : Status{})) return v;
+  }
+  report_peak_memory(comm, s);
+  return {};
 }
 
 // The transport, chosen once: one instantiation of the exchanger each.
 template <class ExecSpace, class MemSpace>
-ExitCode run_transport(const Comm& comm, const RunSetup& s) {
+Status run_transport(const Comm& comm, const RunSetup& s) {
   switch (s.transport) {
     case Transport::direct:
       return run_rows<ExecSpace, MemSpace, DirectTransport>(comm, s);
     case Transport::staged:
       return run_rows<ExecSpace, MemSpace, StagedTransport>(comm, s);
-    default:
+    case Transport::datatype:
       return run_rows<ExecSpace, MemSpace, DatatypeTransport>(comm, s);
   }
+  return run_rows<ExecSpace, MemSpace, DatatypeTransport>(comm, s);
 }
 
 }  // namespace
 
-ExitCode run_benchmark(const Comm& comm, const RunSetup& setup) {
+Status run_benchmark(const Comm& comm, const RunSetup& setup) {
   switch (setup.options->backend) {
 #if defined(KOKKOS_ENABLE_CUDA)
     case Backend::cuda:

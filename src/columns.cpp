@@ -100,11 +100,16 @@ const std::vector<Column> kColumns{
     {"Exposed_us", "us", 1, Group::overlap, false, true, false,
      "Overlap_us - Comp_us: the halo time the interior did not hide",
      [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->overlapped - r.overlap->comp)) : Cell{}; }},
+    {"Noise_us", "us", 1, Group::overlap, false, true, false,
+     "the largest spread (max - min) of Comp_us, Blocking_us and Overlap_us over their interleaved rounds",
+     [](const Row& r) { return r.overlap ? Cell::of(us(r.overlap->noise)) : Cell{}; }},
     {"Hidden", "ratio", 2, Group::overlap, true, true, false,
-     "(Blocking_us - Overlap_us) / Time_us: the share of the exchange hidden; n/a when Time_us is 0",
+     "(Blocking_us - Overlap_us) / (Blocking_us - Comp_us): the share of the exchange hidden, in [0, 1]; "
+     "none where the difference lies within Noise_us or the steps leave that range",
      [](const Row& r) {
-       if (!r.overlap || r.seconds <= 0) return r.overlap ? Cell::na() : Cell{};
-       return Cell::of((r.overlap->blocking - r.overlap->overlapped) / r.seconds);
+       if (!r.overlap) return Cell{};
+       const HiddenVerdict h = hidden_share(*r.overlap);
+       return h.share ? Cell::of(*h.share) : Cell::unresolved();
      }},
     {"Comp_GBps", "GB/s", 3, Group::overlap, false, true, false,
      "the stencil's own rate: bytes read and written (16 per owned cell and field) / Comp_us / 1e3",
@@ -166,18 +171,33 @@ std::vector<const Column*> table_columns(const Groups& groups) {
 bool in_files(const Column& c, const Groups& groups) { return c.always_in_files || groups.has(c.group); }
 
 std::string table_text(const Column& c, const Cell& v) {
-  return v.kind == Cell::Kind::absent || v.kind == Cell::Kind::na ? "n/a" : fixed(c, v);
+  switch (v.kind) {
+    case Cell::Kind::absent:
+    case Cell::Kind::na:
+      return "n/a";
+    case Cell::Kind::unresolved:
+      return "-";
+    case Cell::Kind::integer:
+    case Cell::Kind::number:
+    case Cell::Kind::text:
+      return fixed(c, v);
+  }
+  return fixed(c, v);
 }
 
 std::string csv_text(const Column& c, const Cell& v) {
   switch (v.kind) {
     case Cell::Kind::absent:
+    case Cell::Kind::unresolved:
       return "";
     case Cell::Kind::na:
       return "n/a";
-    default:
+    case Cell::Kind::integer:
+    case Cell::Kind::number:
+    case Cell::Kind::text:
       return fixed(c, v);
   }
+  return fixed(c, v);
 }
 
 std::string format_columns(const Groups& groups) {

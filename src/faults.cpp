@@ -1,5 +1,6 @@
 #include "halobw/faults.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 
@@ -16,7 +17,15 @@ FaultPlan FaultPlan::from_environment(const EnvLookup& env) {
   f.skip_sends_rank = read("HALOBW_TEST_HOOK_SKIP_SENDS");
   f.bad_peer_rank = read("HALOBW_TEST_HOOK_BAD_PEER");
   f.corrupt_rank = read("HALOBW_TEST_HOOK_CORRUPT");
+  f.from_row = std::max(1, read("HALOBW_TEST_HOOK_FROM_ROW"));
   return f;
+}
+
+FaultPlan FaultPlan::at_row(std::size_t index) const {
+  if (index + 1 >= static_cast<std::size_t>(from_row)) return *this;
+  FaultPlan none;
+  none.from_row = from_row;
+  return none;
 }
 
 namespace {

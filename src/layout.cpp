@@ -1,5 +1,7 @@
 #include "halobw/layout.hpp"
 
+#include <fmt/format.h>
+
 #include <climits>
 #include <string>
 
@@ -31,6 +33,33 @@ Shape shape_of(const Options& opt, const RowSpec& row) {
   s.dirs = opt.stencil == StencilKind::box ? box_directions() : star_directions(opt.axes);
   s.fields = opt.fields;
   return s;
+}
+
+std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
+                                           bool any_remote) {
+  if (any_remote) return std::nullopt;
+  const char* names = "xyz";
+  std::string pieces = "all 26 pieces";
+  if (opt.stencil == StencilKind::star) {
+    pieces = "the six faces";
+    for (int a = 0; a < 3; ++a) {
+      if (!opt.all_faces && opt.axes[static_cast<std::size_t>(a)])
+        pieces = std::string("the \u00b1") + names[a] + " faces";
+    }
+  }
+  if (nranks == 1) return "on grid " + grid.str() + " " + pieces + " wrap to the one rank; run on more ranks";
+  std::string hint;
+  for (int a = 0; a < 3; ++a) {
+    if (grid.dim(a) > 1) hint += fmt::format("{}--axis {}", hint.empty() ? "" : " or ", names[a]);
+  }
+  for (int a = 0; a < 3; ++a) {
+    if (!opt.axes[static_cast<std::size_t>(a)]) continue;
+    Dims3 along{1, 1, 1};
+    along[static_cast<std::size_t>(a)] = nranks;
+    hint += fmt::format("{}--grid {},{},{}", hint.empty() ? "" : " or ", along[0], along[1], along[2]);
+    break;
+  }
+  return "on grid " + grid.str() + " " + pieces + " wrap to the same rank; use " + hint;
 }
 
 Status validate_layout(const Options& opt, int nranks) {

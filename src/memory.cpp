@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace halobw {
@@ -48,8 +49,16 @@ std::optional<std::uint64_t> host_available_bytes() { return proc_kib("/proc/mem
 
 std::optional<std::uint64_t> peak_resident_bytes() { return proc_kib("/proc/self/status", "VmHWM:"); }
 
-std::string gib(std::uint64_t bytes) {
-  return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+std::string bytes_text(std::uint64_t bytes) {
+  constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  double v = static_cast<double>(bytes) / 1024.0;
+  std::size_t unit = 0;
+  while (v >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    v /= 1024.0;
+    ++unit;
+  }
+  return fmt::format("{:.1f} {}", v, kUnits[unit]);
 }
 
 }  // namespace halobw

@@ -1,331 +1,187 @@
 #include "halobw/output.hpp"
 
-#include <fmt/format.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <map>
-#include <nlohmann/json.hpp>
 
 namespace halobw {
 
 namespace {
 
-using nlohmann::ordered_json;
-
-using Type = Setting::Type;
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
+Status os_error(const std::string& name, int err) {
+  return fail(name + ": " + std::strerror(err), ExitCode::runtime_error);
 }
 
-const std::vector<Setting> kSettings{
-    {"program", true, false, Type::text, [](const HeaderInfo&) { return std::string("halo-bandwidth"); }},
-    {"version", true, false, Type::text, [](const HeaderInfo& h) { return h.version; }},
-    {"commit", true, false, Type::text, [](const HeaderInfo& h) { return h.commit; }},
-    {"backend", true, true, Type::text, [](const HeaderInfo& h) { return h.backend; }},
-    {"device", true, true, Type::text, [](const HeaderInfo& h) { return h.device; }},
-    {"ranks", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.ranks); }},
-    {"nodes", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.nodes); }},
-    {"grid", true, true, Type::grid, [](const HeaderInfo& h) { return h.grid; }},
-    {"grid_source", true, true, Type::text, [](const HeaderInfo& h) { return h.grid_source; }},
-    {"directions", true, true, Type::text, [](const HeaderInfo& h) { return h.directions; }},
-    {"halo", true, true, Type::int_list, [](const HeaderInfo& h) { return h.halo; }},
-    {"iters", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.iters); }},
-    {"warmup", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.warmup); }},
-    {"repeats", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.repeats); }},
-    {"pack", true, true, Type::text, [](const HeaderInfo& h) { return h.pack; }},
-    {"self", true, true, Type::text, [](const HeaderInfo& h) { return h.self; }},
-    {"transport", true, true, Type::text, [](const HeaderInfo& h) { return h.transport; }},
-    {"schedule", true, true, Type::text, [](const HeaderInfo& h) { return h.schedule; }},
-    {"gpu_aware", true, true, Type::text, [](const HeaderInfo& h) { return h.gpu_aware; }},
-    {"contiguous", true, true, Type::integer,
-     [](const HeaderInfo& h) { return std::string(h.contiguous ? "1" : "0"); }},
-    {"hugepages", true, true, Type::text, [](const HeaderInfo& h) { return h.hugepages; }},
-    {"stencil", true, true, Type::text, [](const HeaderInfo& h) { return h.stencil; }},
-    {"overlap", true, true, Type::integer,
-     [](const HeaderInfo& h) { return std::string(h.overlap ? "1" : "0"); }},
-    {"streams", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.streams); }},
-    {"progress", true, true, Type::text, [](const HeaderInfo& h) { return h.progress; }},
-    {"local", true, true, Type::integer,
-     [](const HeaderInfo& h) { return std::string(h.local ? "1" : "0"); }},
-    {"fields", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.fields); }},
-    {"messages", true, true, Type::text, [](const HeaderInfo& h) { return h.messages; }},
-    {"method", true, true, Type::text, [](const HeaderInfo& h) { return h.method; }},
-    {"rma_sync", true, true, Type::text, [](const HeaderInfo& h) { return h.rma_sync; }},
-};
+// Every byte of `text` to `fd`, through short writes and signals.
+bool write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
 
-// Provenance: the last columns of every CSV row (JSON holds them in "program" and "run").
-const std::vector<Setting> kProvenance{
-    {"command_line", true, false, Type::text, [](const HeaderInfo& h) { return join(h.command_line, " "); }},
-    {"start_utc", true, false, Type::text, [](const HeaderInfo& h) { return h.start_utc; }},
-    {"build", true, false, Type::text,
-     [](const HeaderInfo& h) {
-       return fmt::format("{}; {}; {}; backends {}", h.build_type, h.compiler, h.kokkos,
-                          join(h.backends, " "));
-     }},
-    {"mpi_library", true, false, Type::text, [](const HeaderInfo& h) { return h.mpi_library; }},
-    {"mpi_thread", true, false, Type::text, [](const HeaderInfo& h) { return h.mpi_thread; }},
-    {"hosts", true, false, Type::text,
-     [](const HeaderInfo& h) {
-       std::vector<std::string> text;
-       for (const NodeEntry& n : node_map(h.rank_host, h.rank_device)) {
-         text.push_back(fmt::format("{} ranks {} devices {}", n.name, compact(n.ranks), compact(n.devices)));
-       }
-       return join(text, "; ");
-     }},
-    {"environment", true, false, Type::text,
-     [](const HeaderInfo& h) {
-       std::vector<std::string> env;
-       for (const auto& [name, v] : h.environment) env.push_back(name + "=" + v.value_or("(unset)"));
-       return join(env, "; ");
-     }},
-};
+// A device or a pipe (/dev/null, /dev/full, a FIFO): written in place, as it is.
+Status write_in_place(const std::string& path, const std::string& text, const std::string& name) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return os_error(name, errno);
+  const bool wrote = std::fputs(text.c_str(), f) >= 0 && std::fflush(f) == 0;
+  const int err = errno;
+  if (std::fclose(f) != 0 && wrote) return os_error(name, errno);
+  return wrote ? Status{} : os_error(name, err);
+}
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+mode_t new_file_mode() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
+}
 
 }  // namespace
 
-// A CSV field as RFC 4180 has it: quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-const std::vector<Setting>& settings() { return kSettings; }
-const std::vector<Setting>& provenance() { return kProvenance; }
-
-std::string csv_header() {
-  std::vector<std::string> names;
-  for (const Setting& s : kSettings) {
-    if (s.csv) names.emplace_back(s.name);
+Status replace_file(const std::string& path, const std::string& text, const std::string& name) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, text, name);
+  // Through a symbolic link, the file it points at is replaced and the link kept.
+  std::string target = path;
+  if (exists) {
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) != nullptr) target = resolved;
   }
-  for (const Column& c : columns()) names.emplace_back(c.name);
-  for (const Setting& s : kProvenance) names.emplace_back(s.name);
-  return join(names, ",") + "\n";
-}
-
-std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups) {
-  // The table's decimals, so CSV and table agree number for number; columns
-  // this run did not measure stay empty.
-  std::vector<std::string> fields;
-  for (const Setting& s : kSettings) {
-    if (s.csv) fields.push_back(csv_field(s.value(run)));
+  const auto slash = target.find_last_of('/');
+  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  std::string temp = folder_of(target) + "/." + base + ".XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) return os_error(name, errno);
+  int err = 0;
+  if (::fchmod(fd, exists ? (st.st_mode & 07777) : new_file_mode()) != 0 || !write_all(fd, text)) {
+    err = errno;
+  } else if (::fsync(fd) != 0 && errno != EINVAL) {
+    err = errno;  // EINVAL: a file system that cannot sync, nothing lost
   }
-  for (const Column& c : columns()) fields.push_back(in_files(c, groups) ? csv_text(c, c.value(row)) : "");
-  for (const Setting& s : kProvenance) fields.push_back(csv_field(s.value(run)));
-  return join(fields, ",") + "\n";
-}
-
-std::string json_head(const HeaderInfo& h) {
-  ordered_json program = {
-      {"name", "halo-bandwidth"},   {"version", h.version},         {"commit", h.commit},
-      {"build_type", h.build_type}, {"compiler", h.compiler},       {"kokkos", h.kokkos},
-      {"backends", h.backends},     {"mpi_library", h.mpi_library}, {"mpi_thread", h.mpi_thread}};
-  ordered_json hosts = ordered_json::array();
-  std::map<std::string, std::size_t> index;
-  for (std::size_t r = 0; r < h.rank_host.size(); ++r) {
-    const std::string& name = h.rank_host[r];
-    if (!index.count(name)) {
-      index[name] = hosts.size();
-      hosts.push_back({{"name", name}, {"ranks", ordered_json::array()}, {"devices", ordered_json::array()}});
-    }
-    hosts[index[name]]["ranks"].push_back(r);
-    hosts[index[name]]["devices"].push_back(r < h.rank_device.size() ? h.rank_device[r] : -1);
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err == 0 && ::rename(temp.c_str(), target.c_str()) != 0) err = errno;
+  if (err != 0) {
+    ::unlink(temp.c_str());
+    return os_error(name, err);
   }
-  ordered_json env = ordered_json::object();
-  for (const auto& [name, v] : h.environment) env[name] = v ? ordered_json(*v) : ordered_json(nullptr);
-  ordered_json run = {{"command_line", h.command_line}, {"start_utc", h.start_utc}};
-  for (const Setting& s : kSettings) {
-    if (!s.json_run) continue;
-    const std::string v = s.value(h);
-    switch (s.type) {
-      case Type::integer:
-        run[s.name] = std::stoll(v);
-        break;
-      case Type::grid:
-        run[s.name] = h.grid_dims;
-        break;
-      case Type::int_list: {
-        ordered_json list = ordered_json::array();
-        std::size_t start = 0;
-        while (start <= v.size()) {
-          const std::size_t comma = std::min(v.find(',', start), v.size());
-          list.push_back(std::stoll(v.substr(start, comma - start)));
-          start = comma + 1;
-        }
-        run[s.name] = list;
-        break;
-      }
-      default:
-        run[s.name] = v;
-    }
-    if (std::string(s.name) == "nodes") run["hosts"] = hosts;  // the nodes, then who is on them
+  return {};
+}
+
+Output::Output(Format format, std::optional<std::string> path, bool quiet, Progress* progress)
+    : format_(format),
+      path_(std::move(path)),
+      table_on_stdout_(!quiet && (path_ || format == Format::table)),
+      document_on_stdout_(!path_ && !quiet && format != Format::table),
+      progress_(progress) {
+  struct stat st {};
+  checkpoints_ = path_ && (::stat(path_->c_str(), &st) != 0 || S_ISREG(st.st_mode));
+}
+
+Status Output::check_target(const std::string& path) {
+  const std::string name = "--output " + path;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return fail(name + ": is a folder");
+    if (::access(path.c_str(), W_OK) != 0) return fail(name + ": " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) return {};  // a device or a pipe: written in place
   }
-  run["environment"] = env;
-  if (!h.limits.empty()) {
-    ordered_json limits = ordered_json::object();
-    for (const auto& [name, what] : h.limits) limits[name] = what;
-    run["limits"] = limits;
+  const std::string folder = folder_of(path);
+  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return fail(name + ": the folder " + folder + " does not exist (create it first: mkdir -p " + folder +
+                ")");
   }
-  ordered_json head = {
-      {"schema", "halo-bandwidth-result"}, {"schema_version", 2}, {"program", program}, {"run", run}};
-  std::string text = head.dump(1);
-  // Reopen the object to stream the rows: drop the closing brace.
-  text.erase(text.find_last_of('}'));
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text + ",\n \"rows\": [";
-}
-
-std::string json_row(const Row& row, const Groups& groups) {
-  ordered_json j = ordered_json::object();
-  for (const Column& c : columns()) {
-    if (!in_files(c, groups)) continue;
-    const Cell v = c.value(row);
-    switch (v.kind) {
-      case Cell::Kind::integer:
-        j[c.name] = v.integer;
-        break;
-      case Cell::Kind::number:
-        j[c.name] = v.number;
-        break;
-      case Cell::Kind::na:
-        j[c.name] = nullptr;
-        break;
-      case Cell::Kind::text:
-        j[c.name] = v.text;
-        break;
-      default:
-        break;  // not measured: absent
-    }
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    return fail(name + ": cannot write in " + folder + ": " + std::strerror(errno));
   }
-  return j.dump();
+  return {};
 }
 
-Sink::Sink(std::FILE* file, Format format, bool owned) : file_(file), format_(format), owned_(owned) {}
-
-Sink::~Sink() {
-  end();
-  if (owned_ && file_ != nullptr) std::fclose(file_);
-}
-
-void Sink::put(const std::string& text) {
-  std::fputs(text.c_str(), file_);
-  std::fflush(file_);
-}
-
-void Sink::begin(const HeaderInfo& run, const Groups& groups) {
-  run_ = run;
-  groups_ = groups;
-  open_ = true;
-  switch (format_) {
-    case Format::csv:
-      put(csv_header());
-      break;
-    case Format::json:
-      put(json_head(run));
-      break;
-    default:
-      put(format_header(run) + format_columns(groups));
+Status Output::put(const std::string& text) {
+  if (progress_ != nullptr) progress_->clear();
+  if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    if (!error_) error_ = os_error("standard output", errno);
   }
+  return error_;
 }
 
-void Sink::note(const std::string& line) {
-  if (format_ == Format::table) put(line + "\n");
+Status Output::begin(const HeaderInfo& run, const Groups& groups) {
+  const std::lock_guard<std::timed_mutex> lock(mutex_);
+  results_.run = run;
+  results_.groups = groups;
+  if (table_on_stdout_) put(format_header(run) + format_columns(groups));
+  return error_;
 }
 
-void Sink::row(const Row& row) {
-  switch (format_) {
-    case Format::csv:
-      put(csv_row(run_, row, groups_));
-      break;
-    case Format::json:
-      put(std::string(rows_ == 0 ? "\n  " : ",\n  ") + json_row(row, groups_));
-      break;
-    default:
-      put(format_row(row, groups_));
-  }
-  ++rows_;
-}
-
-void Sink::end() {
-  if (!open_) return;
-  open_ = false;
-  if (format_ == Format::json) put(rows_ == 0 ? "]\n}\n" : "\n ]\n}\n");
-}
-
-std::optional<std::string> Output::open(Format format, const std::optional<std::string>& path, bool quiet) {
-  if (path) {
-    std::FILE* f = std::fopen(path->c_str(), "w");
-    if (f == nullptr) return fmt::format("--output {}: {}", *path, std::strerror(errno));
-    sinks_.push_back(std::make_unique<Sink>(f, format, true));
-    if (!quiet) sinks_.push_back(std::make_unique<Sink>(stdout, Format::table, false));
-  } else if (!quiet) {
-    sinks_.push_back(std::make_unique<Sink>(stdout, format, false));
-  }
-  return std::nullopt;
-}
-
-void Output::begin(const HeaderInfo& run, const Groups& groups) {
-  for (auto& s : sinks_) s->begin(run, groups);
-}
 void Output::note(const std::string& line) {
-  for (auto& s : sinks_) s->note(line);
-}
-void Output::row(const Row& row) {
-  for (auto& s : sinks_) s->row(row);
-}
-void Output::end() {
-  for (auto& s : sinks_) s->end();
+  const std::lock_guard<std::timed_mutex> lock(mutex_);
+  if (table_on_stdout_) put(line + "\n");
 }
 
-bool stderr_is_terminal() {
-  if (isatty(fileno(stderr)) == 1) return true;
-  // Under mpiexec a rank's stderr is a pipe to the launcher; the launcher's
-  // own stderr tells whether a person is watching. Open MPI's orted is the
-  // rank's parent; MPICH's hydra puts hydra_pmi_proxy (stderr a pipe too)
-  // between the rank and mpiexec: follow pipes up two levels.
-  pid_t pid = getppid();
-  for (int level = 0; level < 2 && pid > 1; ++level) {
-    const std::string link = "/proc/" + std::to_string(pid) + "/fd/2";
-    char target[256] = {};
-    const ssize_t n = readlink(link.c_str(), target, sizeof target - 1);
-    if (n <= 0) return false;
-    const std::string path(target, static_cast<std::size_t>(n));
-    if (path.rfind("/dev/pts/", 0) == 0 || path.rfind("/dev/tty", 0) == 0) return true;
-    if (path.rfind("pipe:", 0) != 0) return false;
-    // The parent's parent: /proc/<pid>/stat is "pid (comm) state ppid ...", comm may hold spaces.
-    std::FILE* stat = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-    if (stat == nullptr) return false;
-    char line[512] = {};
-    const bool got = std::fgets(line, sizeof line, stat) != nullptr;
-    std::fclose(stat);
-    const char* close = got ? std::strrchr(line, ')') : nullptr;
-    int ppid = 0;
-    if (close == nullptr || std::sscanf(close + 1, " %*c %d", &ppid) != 1) return false;
-    pid = static_cast<pid_t>(ppid);
+Status Output::write_documents(bool final_write) {
+  const bool any = !results_.rows.empty();
+  if (path_ && any && (final_write || checkpoints_)) {
+    const std::string text = format_ == Format::json ? render_json(results_) : render_csv(results_);
+    const Status s = replace_file(*path_, text, "--output " + *path_);
+    if (s && !error_) error_ = s;
   }
-  return false;
+  if (final_write && document_on_stdout_ && (any || results_.status.state == RunStatus::State::complete)) {
+    put(format_ == Format::json ? render_json(results_) : render_csv(results_));
+  }
+  return error_;
 }
 
-Progress::Progress(bool enabled) : enabled_(enabled) {}
-
-void Progress::show(const std::string& text) {
-  if (!enabled_) return;
-  std::fprintf(stderr, "\r\033[K%s", text.c_str());
-  std::fflush(stderr);
-  shown_ = true;
+Status Output::row(const Row& row) {
+  const std::lock_guard<std::timed_mutex> lock(mutex_);
+  results_.rows.push_back(row);
+  if (table_on_stdout_) put(format_row(row, results_.groups));
+  return write_documents(false);
 }
 
-void Progress::clear() {
-  if (!enabled_ || !shown_) return;
-  std::fputs("\r\033[K", stderr);
-  std::fflush(stderr);
-  shown_ = false;
+Status Output::finish_locked(RunStatus status) {
+  if (finished_) return error_;
+  finished_ = true;
+  results_.status = std::move(status);
+  if (table_on_stdout_ && results_.status.state == RunStatus::State::failed) {
+    put(status_note(results_.status, results_.rows.size()) + "\n");
+  }
+  return write_documents(true);
+}
+
+Status Output::finish(RunStatus status) {
+  const std::lock_guard<std::timed_mutex> lock(mutex_);
+  return finish_locked(std::move(status));
+}
+
+void Output::abandon(const std::string& reason, ExitCode code) noexcept {
+  try {
+    std::unique_lock<std::timed_mutex> lock(mutex_, std::defer_lock);
+    if (!lock.try_lock_for(std::chrono::seconds(2))) return;
+    RunStatus s = results_.status;
+    s.state = RunStatus::State::failed;
+    s.exit_code = exit_status(code);
+    s.reason = reason;
+    (void)finish_locked(std::move(s));
+  } catch (...) {
+    // The job is ending: nothing more can be done for the file.
+  }
 }
 
 }  // namespace halobw

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 
 namespace halobw {
@@ -37,7 +38,7 @@ std::string format_header(const HeaderInfo& h) {
 }
 
 std::vector<NodeEntry> node_map(const std::vector<std::string>& rank_host,
-                                const std::vector<int>& rank_device) {
+                                const std::vector<int>& rank_device, const std::vector<int>& rank_cores) {
   std::vector<NodeEntry> nodes;
   std::map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < rank_host.size(); ++r) {
@@ -46,6 +47,7 @@ std::vector<NodeEntry> node_map(const std::vector<std::string>& rank_host,
     NodeEntry& n = nodes[it->second];
     n.ranks.push_back(static_cast<int>(r));
     n.devices.push_back(r < rank_device.size() ? rank_device[r] : -1);
+    if (r < rank_cores.size()) n.cores = rank_cores[r];
   }
   return nodes;
 }
@@ -76,6 +78,36 @@ double uni_gbps(std::uint64_t bytes, double seconds) {
 std::optional<double> efficiency(const Row& row) {
   if (!row.phases || row.send_max == 0 || row.seconds <= 0.0) return std::nullopt;
   return row.phases->xfer / row.seconds;  // (Send/T) / (Send/Xfer)
+}
+
+HiddenVerdict hidden_share(const OverlapFigures& f) {
+  constexpr double kUs = 1.0e6;
+  const double exchange = f.blocking - f.comp;  // what the exchange adds to the stencil
+  const double saved = f.blocking - f.overlapped;
+  const std::string noise = fmt::format("the noise {:.1f} us (the largest spread of {} interleaved rounds)",
+                                        f.noise * kUs, f.rounds);
+  if (exchange <= f.noise) {
+    return {std::nullopt, fmt::format("the exchange, Blocking_us - Comp_us = {:.1f} us, is within {}",
+                                      exchange * kUs, noise)};
+  }
+  if (std::abs(saved) <= f.noise) {
+    return {std::nullopt,
+            fmt::format("what overlapping saved, Blocking_us - Overlap_us = {:.1f} us, is within {}",
+                        saved * kUs, noise)};
+  }
+  if (saved < 0) {
+    return {std::nullopt,
+            fmt::format("the overlapped step is slower than the blocking one by {:.1f} us, beyond {}",
+                        -saved * kUs, noise)};
+  }
+  if (f.overlapped < f.comp) {
+    // Faster than the stencil alone: within the noise that is all of the exchange hidden.
+    if (f.comp - f.overlapped <= f.noise) return {1.0, {}};
+    return {std::nullopt,
+            fmt::format("the overlapped step is faster than the stencil alone by {:.1f} us, beyond {}",
+                        (f.comp - f.overlapped) * kUs, noise)};
+  }
+  return {saved / exchange, {}};
 }
 
 Spread spread(std::vector<double> values) {
@@ -109,13 +141,13 @@ std::uint64_t reduce_max_bytes(const Comm& comm, std::uint64_t mine) {
   return most;
 }
 
-double reduce_median_max(const Comm& comm, const std::vector<double>& mine) {
+Spread reduce_spread_max(const Comm& comm, const std::vector<double>& mine) {
   const auto armed = comm.guard("MPI_Allreduce");
   std::vector<double> slowest(mine.size());
   check_mpi(MPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
                           comm.get()),
             "MPI_Allreduce");
-  return spread(slowest).median;
+  return spread(slowest);
 }
 
 Phases reduce_phases(const Comm& comm, const Phases& mine) {

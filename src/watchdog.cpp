@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "halobw/failure.hpp"
 
@@ -54,6 +55,11 @@ double Watchdog::limit(Kind kind) const {
 void Watchdog::set_phase(std::string phase) {
   const std::lock_guard<std::mutex> lock(phase_mutex_);
   phase_ = std::move(phase);
+}
+
+void Watchdog::on_expire(std::function<void(const std::string&)> last_word) {
+  const std::lock_guard<std::mutex> lock(phase_mutex_);
+  last_word_ = std::move(last_word);
 }
 
 Watchdog::Guard::Guard(Watchdog* w, const char* call, const Awaited* awaited, Kind kind) noexcept
@@ -108,14 +114,18 @@ void Watchdog::expire(std::uint64_t seq) {
   const Awaited* awaited = awaited_.load(std::memory_order_relaxed);
   const auto kind = static_cast<Kind>(kind_.load(std::memory_order_relaxed));
   std::string phase;
+  std::function<void(const std::string&)> last_word;
   {
     const std::lock_guard<std::mutex> lock(phase_mutex_);
     phase = phase_;
+    last_word = last_word_;
   }
   const std::string line = message(rank_, timeout_, call != nullptr ? call : "MPI", phase,
                                    awaited != nullptr ? awaited->describe() : std::string(), kind);
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
+  constexpr std::string_view kProgram = "halo-bandwidth: ";
+  if (last_word) last_word(line.rfind(kProgram, 0) == 0 ? line.substr(kProgram.size()) : line);
   // The ranks stuck on the same fault expire within moments of each other:
   // give them time to name what they wait for before the launcher ends the job.
   std::this_thread::sleep_for(std::chrono::duration<double>(std::min(1.0, 0.25 * timeout_)));

@@ -143,7 +143,8 @@ TEST(Columns, OneTableForEveryFormat) {
   const std::string header = csv_header();
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
   EXPECT_NE(header.find(",rma_sync,N,L,Global,H,Send_B,Time_us,"), std::string::npos) << header;
-  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment\n"),
+  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment,"
+                        "status,exit_code,reason,warnings\n"),
             std::string::npos)
       << header;
   std::size_t names = 0;
@@ -154,7 +155,7 @@ TEST(Columns, OneTableForEveryFormat) {
   std::size_t settings_csv = 0;
   for (const Setting& st : settings()) settings_csv += st.csv ? 1 : 0;
   EXPECT_EQ(static_cast<std::size_t>(std::count(header.begin(), header.end(), ',')),
-            names + settings_csv + provenance().size() - 1);
+            names + settings_csv + provenance().size() + status_columns().size() - 1);
   Row row;
   row.n = 16;
   row.global = {16, 16, 16};
@@ -162,11 +163,11 @@ TEST(Columns, OneTableForEveryFormat) {
   row.send_max = row.send_min = 4096;
   row.seconds = 2e-6;
   row.counts.remote_faces = 2;
-  HeaderInfo h;
-  h.grid = "1x1x2";
-  h.command_line = {"halo-bandwidth", "--sizes", "16,32"};
+  Results r;
+  r.run.grid = "1x1x2";
+  r.run.command_line = {"halo-bandwidth", "--sizes", "16,32"};
   // Unmeasured groups stay empty; Send_min_B, Global and H are in every row; a comma is quoted.
-  const std::string plain = csv_row(h, row, Groups{});
+  const std::string plain = csv_row(r, row);
   EXPECT_NE(plain.find(",16,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,,,4096,,,"), std::string::npos) << plain;
   EXPECT_NE(plain.find(",\"halo-bandwidth --sizes 16,32\","), std::string::npos) << plain;
   EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 1);

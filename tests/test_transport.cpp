@@ -94,5 +94,9 @@ TEST(Memory, NeedCountsFieldBuffersAndStaging) {
   const RankPlan three = make_rank_plan(g, shape, 0);
   EXPECT_EQ(memory_need(three, make_message_table(three, SelfMode::copy), MemoryUse{}).fields, 3 * field);
   EXPECT_TRUE(host_available_bytes().has_value());
-  EXPECT_EQ(gib(3ull << 30), "3.0 GiB");
+  EXPECT_EQ(bytes_text(3ull << 30), "3.0 GiB");
+  EXPECT_EQ(bytes_text(1023), "1023 B");
+  EXPECT_EQ(bytes_text(1536), "1.5 KiB");
+  EXPECT_EQ(bytes_text(100ull << 20), "100.0 MiB");
+  EXPECT_EQ(bytes_text(5ull << 40), "5.0 TiB");
 }

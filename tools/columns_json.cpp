@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "halobw/columns.hpp"
-#include "halobw/output.hpp"
+#include "halobw/results.hpp"
 
 int main() try {
   using nlohmann::ordered_json;
@@ -37,6 +37,7 @@ int main() try {
   ordered_json settings = ordered_json::array();
   for (const halobw::Setting& s : halobw::settings()) {
     const char* type = s.type == halobw::Setting::Type::integer    ? "integer"
+                       : s.type == halobw::Setting::Type::number   ? "number"
                        : s.type == halobw::Setting::Type::grid     ? "grid"
                        : s.type == halobw::Setting::Type::int_list ? "integer list"
                                                                    : "text";

@@ -13,6 +13,7 @@
 #include "halobw/options.hpp"
 #include "halobw/output.hpp"
 #include "halobw/settings.hpp"
+#include "halobw/terminal.hpp"
 
 namespace halobw {
 
@@ -25,11 +26,11 @@ struct RunSetup {
   FaultPlan faults;
   Output* output = nullptr;      // rank 0's results; null elsewhere
   Progress* progress = nullptr;  // rank 0's progress line; null elsewhere
-  std::FILE* err = stderr;       // rank 0's errors
 };
 
-// Runs every row on the backend of setup.options; returns the exit code
-// (ok, check_failed, or runtime_error when a rank could not set up). Collective.
-[[nodiscard]] ExitCode run_benchmark(const Comm& comm, const RunSetup& setup);
+// Runs every row on the backend of setup.options. Collective; the agreed
+// failure that ended the run early, if any: --check found a wrong cell, a
+// rank could not set up a row, or rank 0 could not write a result.
+[[nodiscard]] Status run_benchmark(const Comm& comm, const RunSetup& setup);
 
 }  // namespace halobw

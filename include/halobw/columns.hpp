@@ -50,9 +50,10 @@ class Groups {
 };
 
 // One value of one row: not measured (absent), could not be measured (n/a,
-// JSON null), a whole number or a number.
+// JSON null), measured but not told apart from noise (unresolved: "-" in the
+// table, an empty CSV field, JSON null), a whole number, a number or text.
 struct Cell {
-  enum class Kind { absent, na, integer, number, text };
+  enum class Kind { absent, na, unresolved, integer, number, text };
   Kind kind = Kind::absent;
   std::int64_t integer = 0;
   double number = 0;
@@ -61,6 +62,7 @@ struct Cell {
   static Cell of(double v) { return {Kind::number, 0, v, {}}; }
   static Cell of(std::string v) { return {Kind::text, 0, 0, std::move(v)}; }
   static Cell na() { return {Kind::na, 0, 0, {}}; }
+  static Cell unresolved() { return {Kind::unresolved, 0, 0, {}}; }
 };
 
 constexpr int kWhole = -1;  // decimals of a whole-number column

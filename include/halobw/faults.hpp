@@ -6,7 +6,10 @@
 //   HALOBW_TEST_HOOK_SKIP_SENDS=R  rank R posts its receives but never sends
 //   HALOBW_TEST_HOOK_BAD_PEER=R    rank R sends to a rank that does not exist
 //   HALOBW_TEST_HOOK_CORRUPT=R     rank R spoils one ghost cell before --check verifies
+//   HALOBW_TEST_HOOK_FROM_ROW=K    the faults act from the K-th row of the table on (default 1)
 #pragma once
+
+#include <cstddef>
 
 #include "halobw/method.hpp"
 #include "halobw/options.hpp"
@@ -17,8 +20,11 @@ struct FaultPlan {
   int skip_sends_rank = -1;
   int bad_peer_rank = -1;
   int corrupt_rank = -1;
+  int from_row = 1;
 
   [[nodiscard]] static FaultPlan from_environment(const EnvLookup& env);
+  // The faults that act at row `index` (0-based): none before from_row.
+  [[nodiscard]] FaultPlan at_row(std::size_t index) const;
 };
 
 // `base`, wrapped where `plan` has a send fault for `rank`.

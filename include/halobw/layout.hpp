@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "halobw/failure.hpp"
@@ -32,6 +34,13 @@ struct RowSpec {
 
 // What a row exchanges: its global box, halo, directions and fields.
 [[nodiscard]] Shape shape_of(const Options& opt, const RowSpec& row);
+
+// When no piece of any row crosses ranks (every one wraps to its own rank):
+// which pieces, on which grid, and the flag that would make them remote, as
+// "on grid 1x1x2 the ±x faces wrap to the same rank; use --axis z or --grid 2,1,1".
+// nullopt when some row sends a remote byte.
+[[nodiscard]] std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
+                                                         bool any_remote);
 
 // The grid multiplies to the rank count, every local extent is at least the
 // halo width, every message fits an int count, and --check's values are exact.

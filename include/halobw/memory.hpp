@@ -55,7 +55,7 @@ struct MemoryNeed {
 // This process's peak resident set (VmHWM of /proc/self/status); nullopt where unknown.
 [[nodiscard]] std::optional<std::uint64_t> peak_resident_bytes();
 
-// "12.3 GiB".
-[[nodiscard]] std::string gib(std::uint64_t bytes);
+// "512 B", "4.0 KiB", "12.3 GiB": the largest binary unit that leaves a figure of at least 1.
+[[nodiscard]] std::string bytes_text(std::uint64_t bytes);
 
 }  // namespace halobw

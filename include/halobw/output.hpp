@@ -1,97 +1,64 @@
-// Where rank 0's results go: the text table, CSV (one header row, one row per
-// size, the run's settings repeated on every row) or one JSON document, to
-// stdout and/or a file, each row written and flushed as its size finishes.
-// Every format is printed from the column table (columns.hpp) and the
-// settings table below. Also the progress line on a terminal. Pure
-// formatting plus file handling; no MPI.
+// Where rank 0's results go. With --output, the file gets --format and stdout
+// the table (unless --quiet); without it, stdout gets --format.
+//
+// The table streams, a row as each is measured. A file is only ever replaced
+// whole: the document is written to a temporary file in the same folder and
+// renamed over --output, after every row (a complete document whose status
+// says the run is still going, so that a job killed from outside leaves the
+// rows it measured) and at the end (with how the run ended). A run refused
+// before measuring leaves an existing file untouched. CSV and JSON on stdout
+// are written once, whole, at the end. Every write, flush, close and rename is
+// checked: a failure names the file and the OS error (exit 3).
 #pragma once
 
-#include <cstdio>
-#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "halobw/columns.hpp"
-#include "halobw/report.hpp"
+#include "halobw/failure.hpp"
+#include "halobw/results.hpp"
 #include "halobw/settings.hpp"
+#include "halobw/terminal.hpp"
 
 namespace halobw {
 
-// One run setting as the files carry it: a CSV column and/or a member of the
-// JSON document's "run" object (program, version and commit go to "program").
-struct Setting {
-  const char* name;
-  bool csv;
-  bool json_run;
-  enum class Type { text, integer, grid, int_list } type;
-  std::string (*value)(const HeaderInfo&);
-};
-[[nodiscard]] const std::vector<Setting>& settings();
-// The provenance: the last CSV columns, the same on every row of a run.
-[[nodiscard]] const std::vector<Setting>& provenance();
+// Replaces the file at `path` with `text`: a regular file (or none yet) by a
+// temporary file in its folder renamed over it, anything else (a device, a
+// pipe) written in place. `name` is how errors name it ("--output r.json").
+[[nodiscard]] Status replace_file(const std::string& path, const std::string& text, const std::string& name);
 
-// The CSV header row and one row: the settings, every column (empty where not
-// measured), then the provenance; fields quoted as RFC 4180 has it where they
-// hold a comma or a quote. No comment lines: any CSV reader opens it.
-[[nodiscard]] std::string csv_header();
-[[nodiscard]] std::string csv_row(const HeaderInfo& run, const Row& row, const Groups& groups);
-// The JSON document's head (everything before the rows), one row, and the tail.
-[[nodiscard]] std::string json_head(const HeaderInfo& run);
-[[nodiscard]] std::string json_row(const Row& row, const Groups& groups);
-
-// One destination: a stream and the format written to it.
-class Sink {
- public:
-  Sink(std::FILE* file, Format format, bool owned);
-  ~Sink();
-  Sink(const Sink&) = delete;
-  Sink& operator=(const Sink&) = delete;
-  void begin(const HeaderInfo& run, const Groups& groups);
-  void note(const std::string& line);  // a '# ...' line: tables only
-  void row(const Row& row);
-  void end();
-
- private:
-  void put(const std::string& text);
-  std::FILE* file_;
-  Format format_;
-  bool owned_;
-  bool open_ = false;
-  int rows_ = 0;
-  HeaderInfo run_;
-  Groups groups_;
-};
-
-// Rank 0's outputs for a run. With --output, the file gets --format and stdout
-// the table (unless --quiet); without it, stdout gets --format.
 class Output {
  public:
-  Output() = default;
-  // Opens `path` for writing (nullopt: none); returns the error text on failure.
-  std::optional<std::string> open(Format format, const std::optional<std::string>& path, bool quiet);
-  void begin(const HeaderInfo& run, const Groups& groups);
-  void note(const std::string& line);
-  void row(const Row& row);
-  void end();
+  Output(Format format, std::optional<std::string> path, bool quiet, Progress* progress);
+
+  // Whether --output can be written: its folder exists and is writable, and
+  // it is not a folder itself. Looks without touching anything.
+  [[nodiscard]] static Status check_target(const std::string& path);
+
+  [[nodiscard]] Status begin(const HeaderInfo& run, const Groups& groups);
+  void note(const std::string& line);  // a '# ...' line of the table
+  [[nodiscard]] Status row(const Row& row);
+  // How the run ended: the final documents. Returns the first write failure of the run.
+  [[nodiscard]] Status finish(RunStatus status);
+  // The watchdog's thread, as the job is about to end: the final documents,
+  // with the run failed for `reason`; best effort, never throws.
+  void abandon(const std::string& reason, ExitCode code) noexcept;
 
  private:
-  std::vector<std::unique_ptr<Sink>> sinks_;
-};
+  Status put(const std::string& text);  // to stdout, checked
+  Status write_documents(bool final_write);
+  Status finish_locked(RunStatus status);
 
-// "size k of n, N=..., ..." on stderr, rewritten in place, only where stderr
-// is a terminal (the rank's own, or under mpiexec the launcher's); nothing at
-// all in logs and pipes.
-class Progress {
- public:
-  explicit Progress(bool enabled);
-  void show(const std::string& text);
-  void clear();
-
- private:
-  bool enabled_;
-  bool shown_ = false;
+  std::timed_mutex mutex_;
+  Results results_;
+  Format format_;
+  std::optional<std::string> path_;
+  bool table_on_stdout_;
+  bool document_on_stdout_;   // CSV or JSON on stdout, written at the end
+  bool checkpoints_ = false;  // --output is a regular file: rewritten after every row
+  Progress* progress_;
+  Status error_;  // the first write failure
+  bool finished_ = false;
 };
-[[nodiscard]] bool stderr_is_terminal();
 
 }  // namespace halobw

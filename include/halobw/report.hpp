@@ -42,6 +42,9 @@ struct HeaderInfo {
   std::string schedule;     // "bulk", "pipelined"; "-" on the datatype transport
   std::vector<int> rank_device;
   std::vector<std::string> rank_host;
+  std::vector<int> rank_cores;     // the cores of each rank's node
+  bool oversubscribed = false;     // on some node the ranks outnumber the cores
+  double ranks_per_core = 0;       // the most over the nodes
   std::vector<std::string> notes;  // further '#' lines, without the '# '
 
   // Provenance, carried by the CSV and JSON outputs.
@@ -65,15 +68,17 @@ struct HeaderInfo {
   std::string progress = "wait";                            // --progress
 };
 
-// The ranks of one node, and the device each uses, in rank order.
+// The ranks of one node, the device each uses, in rank order, and its cores.
 struct NodeEntry {
   std::string name;
   std::vector<int> ranks;
   std::vector<int> devices;
+  int cores = 0;
 };
 // One entry per host name, in the order of their first rank.
 [[nodiscard]] std::vector<NodeEntry> node_map(const std::vector<std::string>& rank_host,
-                                              const std::vector<int>& rank_device);
+                                              const std::vector<int>& rank_device,
+                                              const std::vector<int>& rank_cores = {});
 // "0-63", "0-3,0-3", "-1*64", "0,2,5": runs of consecutive values as ranges, of equal values as v*n.
 [[nodiscard]] std::string compact(const std::vector<int>& values);
 // Up to this many ranks the header lists every rank (the seed's form); above, one line per node.
@@ -93,14 +98,27 @@ struct Phases {
   [[nodiscard]] double sum() const { return pack + mpi + stage + unpack; }
 };
 
-// --overlap: seconds per step (the slowest rank, the median block) and the
-// stencil's bytes read and written per step.
+// --overlap: seconds per step (the slowest rank, the median of the
+// interleaved rounds), the noise of the rounds and the stencil's bytes read
+// and written per step.
 struct OverlapFigures {
   double comp = 0;
   double blocking = 0;
   double overlapped = 0;
+  double noise = 0;  // the largest spread (max - min over the rounds) of the three steps
+  int rounds = 0;    // rounds of alone, blocking, overlapped
   std::uint64_t stencil_bytes = 0;
 };
+
+// Hidden = (Blocking_us - Overlap_us) / (Blocking_us - Comp_us), the share of
+// the exchange's cost in the blocking step that the overlapped step hid: a
+// value in [0, 1], or none with the reason (the difference it measures lies
+// within the noise, or the steps fall outside the range where it is a share).
+struct HiddenVerdict {
+  std::optional<double> share;
+  std::string why_not;  // empty when there is a share
+};
+[[nodiscard]] HiddenVerdict hidden_share(const OverlapFigures& f);
 
 // How much of the fields the kernel backs with huge pages (--hugepages on,
 // host memory): MiB per rank, the least and the most over the ranks.
@@ -144,8 +162,6 @@ struct RankFigures {
 // Per block the slowest rank; Time is the median block, with min and max when
 // there are several. Max and min send bytes, max of each count. Collective.
 [[nodiscard]] Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine);
-// Per block the slowest rank's value, then the median block. Collective.
-[[nodiscard]] double reduce_median_max(const Comm& comm, const std::vector<double>& mine);
 // The largest value over the ranks. Collective.
 [[nodiscard]] std::uint64_t reduce_max_bytes(const Comm& comm, std::uint64_t mine);
 // The slowest rank's value. Collective.
@@ -163,5 +179,7 @@ struct Spread {
   std::size_t median_index = 0;  // of the value at (or just below) the median
 };
 [[nodiscard]] Spread spread(std::vector<double> values);
+// Per block the slowest rank's value, then their median, min and max. Collective.
+[[nodiscard]] Spread reduce_spread_max(const Comm& comm, const std::vector<double>& mine);
 
 }  // namespace halobw

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -56,6 +57,10 @@ class Watchdog {
   [[nodiscard]] double limit(Kind kind) const;
   // What the rank is doing, named if a wait expires ("N=64 warm-up and timed exchanges").
   void set_phase(std::string phase);
+  // Called from the watchdog's thread with the line it printed (without the
+  // program's name) just before the job ends: rank 0 records it with the
+  // results. Empty: none.
+  void on_expire(std::function<void(const std::string&)> last_word);
 
   // Armed from construction to destruction, for one blocking call.
   class Guard {
@@ -81,7 +86,8 @@ class Watchdog {
   int rank_;
   std::mutex phase_mutex_;
   std::string phase_ = "set-up";
-  std::atomic<std::uint64_t> armed_{0};  // the armed wait's sequence number; 0: none
+  std::function<void(const std::string&)> last_word_;  // under phase_mutex_
+  std::atomic<std::uint64_t> armed_{0};                // the armed wait's sequence number; 0: none
   std::atomic<const char*> call_{nullptr};
   std::atomic<const Awaited*> awaited_{nullptr};
   std::atomic<int> kind_{0};
