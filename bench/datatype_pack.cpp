@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "halobw/mpi.hpp"
-#include "halobw/options.hpp"
-#include "halobw/pieces.hpp"
+#include "halobw/cli/options.hpp"
+#include "halobw/plan/pieces.hpp"
+#include "halobw/platform/mpi.hpp"
 #include "reference.hpp"
 
 namespace {

@@ -15,8 +15,8 @@
 #include <cstring>
 #include <string>
 
-#include "halobw/options.hpp"
-#include "halobw/pieces.hpp"
+#include "halobw/cli/options.hpp"
+#include "halobw/plan/pieces.hpp"
 #include "reference.hpp"
 
 using halobw::bench::seconds_per_call;

@@ -12,8 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "halobw/pieces.hpp"
-#include "halobw/placement.hpp"
+#include "halobw/plan/pieces.hpp"
+#include "halobw/plan/placement.hpp"
+#include "halobw/platform/huge_pages.hpp"
 
 namespace halobw::bench {
 

@@ -6,8 +6,8 @@
 
 #include <cstdio>
 
-#include "halobw/device.hpp"
-#include "halobw/mpi.hpp"
+#include "halobw/platform/device.hpp"
+#include "halobw/platform/mpi.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "halobw/pieces.hpp"
+#include "halobw/plan/pieces.hpp"
 
 namespace halobw::testing {
 

@@ -9,15 +9,17 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
-#include "halobw/check.hpp"
-#include "halobw/clock.hpp"
-#include "halobw/exchanger.hpp"
-#include "halobw/fields.hpp"
-#include "halobw/layout.hpp"
-#include "halobw/limits.hpp"
-#include "halobw/memory.hpp"
-#include "halobw/options.hpp"
-#include "halobw/report.hpp"
+#include "halobw/cli/options.hpp"
+#include "halobw/exchange/exchanger.hpp"
+#include "halobw/exchange/fields.hpp"
+#include "halobw/measure/check.hpp"
+#include "halobw/measure/clock.hpp"
+#include "halobw/measure/limits.hpp"
+#include "halobw/plan/layout.hpp"
+#include "halobw/plan/memory.hpp"
+#include "halobw/platform/huge_pages.hpp"
+#include "halobw/platform/reduce.hpp"
+#include "halobw/report/report.hpp"
 
 using namespace halobw;
 using halobw::testing::cube;

@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-#include "halobw/grid.hpp"
+#include "halobw/plan/grid.hpp"
 
 using halobw::auto_grid;
 using halobw::block_of;

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "halobw/copy_plan.hpp"
-#include "halobw/kernels.hpp"
-#include "halobw/messages.hpp"
-#include "halobw/pieces.hpp"
+#include "halobw/exchange/copy_plan.hpp"
+#include "halobw/exchange/kernels.hpp"
+#include "halobw/plan/messages.hpp"
+#include "halobw/plan/pieces.hpp"
 
 using namespace halobw;
 using Exec = Kokkos::DefaultHostExecutionSpace;

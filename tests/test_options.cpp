@@ -2,8 +2,8 @@
 
 #include <map>
 
-#include "halobw/layout.hpp"
-#include "halobw/options.hpp"
+#include "halobw/cli/options.hpp"
+#include "halobw/plan/layout.hpp"
 
 using namespace halobw;
 

@@ -4,9 +4,9 @@
 
 #include <set>
 
-#include "halobw/messages.hpp"
-#include "halobw/pieces.hpp"
-#include "halobw/settings.hpp"
+#include "halobw/cli/settings.hpp"
+#include "halobw/plan/messages.hpp"
+#include "halobw/plan/pieces.hpp"
 
 using namespace halobw;
 using halobw::testing::cube;

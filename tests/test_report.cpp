@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "halobw/columns.hpp"
-#include "halobw/output.hpp"
-#include "halobw/report.hpp"
+#include "halobw/platform/reduce.hpp"
+#include "halobw/report/columns.hpp"
+#include "halobw/report/output.hpp"
+#include "halobw/report/report.hpp"
 
 using namespace halobw;
 

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <string>
 
-#include "halobw/layout.hpp"
-#include "halobw/output.hpp"
-#include "halobw/results.hpp"
+#include "halobw/plan/layout.hpp"
+#include "halobw/report/output.hpp"
+#include "halobw/report/results.hpp"
 
 namespace halobw {
 namespace {

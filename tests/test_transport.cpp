@@ -1,9 +1,10 @@
 #include <gtest/gtest.h>
 
-#include "halobw/device.hpp"
-#include "halobw/memory.hpp"
-#include "halobw/messages.hpp"
-#include "halobw/pieces.hpp"
+#include "halobw/plan/memory.hpp"
+#include "halobw/plan/messages.hpp"
+#include "halobw/plan/pieces.hpp"
+#include "halobw/platform/device.hpp"
+#include "halobw/platform/system.hpp"
 
 using namespace halobw;
 

@@ -1,12 +1,12 @@
 // halobw-columns: prints the column and settings tables as JSON, so that the
 // tests can hold the schema, the Python tools and the docs against the one
-// place the columns are written (include/halobw/columns.hpp, output.hpp).
+// place the columns are written (include/halobw/report/columns.hpp, output.hpp).
 #include <cstdio>
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "halobw/columns.hpp"
-#include "halobw/results.hpp"
+#include "halobw/report/columns.hpp"
+#include "halobw/report/results.hpp"
 
 int main() try {
   using nlohmann::ordered_json;

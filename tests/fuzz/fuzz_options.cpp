@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "halobw/layout.hpp"
-#include "halobw/messages.hpp"
-#include "halobw/options.hpp"
-#include "halobw/pieces.hpp"
+#include "halobw/cli/options.hpp"
+#include "halobw/plan/layout.hpp"
+#include "halobw/plan/messages.hpp"
+#include "halobw/plan/pieces.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The column table (include/halobw/columns.hpp) and the settings table
+"""The column table (include/halobw/report/columns.hpp) and the settings table
 (src/output.cpp) are the one place the columns are written. This test holds
 every other reader against them: the JSON schema, scripts/halobw_results.py
 (compare, plot), scripts/check_table.py and docs/output.md.

@@ -1,0 +1,88 @@
+// The command line and the environment overrides, parsed into one value.
+// Pure: no MPI, no Kokkos, nothing of the plan. Every rank parses the same
+// input alike, so every rank reaches the same verdict before any collective.
+// The options come in groups, each declared and finished by one function in
+// options.cpp and shown as one section of --help.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "halobw/base/box.hpp"
+#include "halobw/base/failure.hpp"
+#include "halobw/cli/settings.hpp"
+
+namespace halobw {
+
+struct Options {
+  // Decomposition: the grid, how it is cut and which faces move.
+  std::vector<std::int64_t> sizes{64, 128,
+                                  256};  // global cube sides, or per-rank sides (--local): one row each
+  bool local = false;                    // sizes are per-rank cube sides L (--local)
+  std::optional<Dims3> grid;             // from --grid or OPENPFC_FD_PROC_GRID
+  GridSource grid_source = GridSource::automatic;
+  AxisSet axes{true, false, false};
+  bool all_faces = false;
+  std::vector<int> halos{1};                // halo widths h, one row per size and width
+  StencilKind stencil = StencilKind::star;  // box: faces, edges and corners, all 26 directions
+
+  // Exchange: where the field lives and how faces travel.
+  Backend backend = Backend::host;
+  PackMode pack = PackMode::datatype;  // host default; kernel on a device backend
+  SelfMode self = SelfMode::copy;
+  Schedule schedule = Schedule::pipelined;  // packing transports (bulk by default for --method neighbor)
+  MethodKind method = MethodKind::p2p;
+  RmaSync rma_sync = RmaSync::pscw;
+  GpuAwareMode gpu_aware = GpuAwareMode::automatic;
+  std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
+  Toggle hugepages = Toggle::on;          // host memory 2 MiB aligned and advised to huge pages
+  int fields = 1;                         // fields exchanged together, each its own View
+  Messages messages = Messages::aggregated;
+
+  // Measurement: the clock and what is measured besides the exchange.
+  int iters = 50;
+  int warmup = 5;
+  int repeats = 1;         // timed blocks per size; Time_us is their median
+  bool check = false;      // verify every ghost cell once per size, before the clock
+  bool breakdown = false;  // time pack, MPI, staging and unpack
+  bool limit = false;      // measure the copy (and peer) limits in the same run
+  double timeout = 300;    // seconds before a stuck wait aborts the job; 0: never
+  bool overlap = false;    // also time a stencil alone, after the exchange, and overlapped with it
+  int streams = 1;         // --overlap: the interior on the exchange's instance (1) or a second one (2)
+  ProgressMode progress = ProgressMode::wait;  // --overlap: MPI calls while the interior runs (poll) or none
+
+  // Output.
+  Format format = Format::table;
+  std::optional<std::string> output;  // rank 0 writes --format here; stdout keeps the table
+  bool quiet = false;                 // no table on stdout (with --output)
+
+  // "x", "y", "z", "all" (the six faces), or "box" (all 26 directions).
+  [[nodiscard]] std::string directions() const;
+  // The halo widths as given: "1", "1,2,4".
+  [[nodiscard]] std::string halo_list() const;
+  [[nodiscard]] int max_halo() const;
+};
+
+// Looks up an environment variable; nullopt when unset.
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+[[nodiscard]] EnvLookup process_environment();
+
+// What the command line asks for: a run with these options, or to print
+// `exit_text` (--help, --version) and exit 0.
+struct Parsed {
+  Options options;
+  std::optional<std::string> exit_text;
+};
+
+// `args` are the arguments after the program name. `backends` are those this build has.
+[[nodiscard]] Expected<Parsed> parse_options(const std::vector<std::string>& args, const EnvLookup& env,
+                                             const std::vector<Backend>& backends,
+                                             const std::string& version_text);
+
+// "GX,GY,GZ" with three positive integers.
+[[nodiscard]] Expected<Dims3> parse_grid(const std::string& text);
+
+}  // namespace halobw

@@ -1,0 +1,340 @@
+// The exchanger: the only code that moves halo bytes. One class template on
+// the Kokkos execution and memory space serves the host and every device
+// backend; the transport is a policy type and the MPI method a policy object,
+// both fixed at construction. The fields live outside; the execution-space
+// instance is passed to each call.
+//
+// One exchange is start() then finish():
+//   start:  post every receive; pack, stage and send (each message as soon as
+//           it is ready on the pipelined schedule, all at once on the bulk
+//           one); copy the self pieces;
+//   finish: wait; stage back and unpack (each message as it lands where the
+//           method can tell, else all after the wait); fence.
+// Between the two, the caller may run work of its own (--overlap).
+//
+// Both take a phase clock (clock.hpp): NoPhases on the plain timed path,
+// PhaseClock for --breakdown, which books the time between stages to Pack,
+// Mpi (posting, waiting, MPI's own copies), Stage and Unpack (self copies
+// included) inside the very exchanges that are timed.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "halobw/cli/settings.hpp"
+#include "halobw/exchange/allocation.hpp"
+#include "halobw/exchange/copy_plan.hpp"
+#include "halobw/exchange/kernels.hpp"
+#include "halobw/exchange/method.hpp"
+#include "halobw/exchange/phases.hpp"
+#include "halobw/plan/messages.hpp"
+#include "halobw/plan/pieces.hpp"
+#include "halobw/platform/mpi.hpp"
+
+namespace halobw {
+
+// The transports as policy types.
+struct DatatypeTransport {
+  static constexpr Transport kind = Transport::datatype;
+  static constexpr bool packs = false;
+  static constexpr bool stages = false;
+};
+struct DirectTransport {
+  static constexpr Transport kind = Transport::direct;
+  static constexpr bool packs = true;
+  static constexpr bool stages = false;
+};
+struct StagedTransport {
+  static constexpr Transport kind = Transport::staged;
+  static constexpr bool packs = true;
+  static constexpr bool stages = true;
+};
+
+struct ExchangeSetup {
+  SelfMode self = SelfMode::copy;
+  Schedule schedule = Schedule::pipelined;
+  bool breakdown = false;  // packed buffers and a method for transfer(), on every transport
+  Placement host_placement = Placement::standard;  // of buffers in host memory (huge pages or not)
+  Watchdog* watchdog = nullptr;                    // guards every wait; null: none
+  MethodFactory method = make_p2p;                 // builds the MPI method over the wires
+};
+
+template <class ExecSpace, class MemSpace, class TransportPolicy>
+class Exchanger {
+ public:
+  using Field = FieldView<MemSpace>;
+  using Buffer = Values<MemSpace>;
+  using HostBuffer = Values<Kokkos::HostSpace>;
+  static constexpr bool kPacks = TransportPolicy::packs;
+  static constexpr bool kStages = TransportPolicy::stages;
+
+  // `fields` must outlive the exchanger; `comm` must too.
+  Exchanger(const Comm& comm, RankPlan plan, MessageTable table, std::vector<Field> fields,
+            ExchangeSetup setup)
+      : comm_(comm.get()),
+        plan_(std::move(plan)),
+        table_(std::move(table)),
+        fields_(std::move(fields)),
+        setup_(std::move(setup)) {
+    const BufferSizes sizes = buffer_sizes(table_, TransportPolicy::kind, setup_.breakdown);
+    const Placement packed = buffer_placement<MemSpace>(setup_.host_placement);
+    const Placement staging = staging_placement<MemSpace>(setup_.host_placement);
+    send_ = allocate_values<MemSpace>(sizes.packed, packed, "halobw::send");
+    recv_ = allocate_values<MemSpace>(sizes.packed, packed, "halobw::recv");
+    send_host_ = allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, staging, "halobw::send_host");
+    recv_host_ = allocate_values<MemSpace, Kokkos::HostSpace>(sizes.staging, staging, "halobw::recv_host");
+    CopyTargets to;
+    for (const Field& f : fields_) to.fields.push_back(f.data());
+    to.send = send_.view.data();
+    to.recv = recv_.view.data();
+    copies_ = make_copy_plan<ExecSpace, MemSpace>(plan_, table_, to, kPacks);
+    if constexpr (!kPacks) make_datatypes();
+    method_ = setup_.method(context(kPacks));
+    if (sizes.packed > 0 && setup_.breakdown) xfer_ = setup_.method(context(true));
+    Kokkos::fence();
+  }
+
+  Exchanger(const Exchanger&) = delete;
+  Exchanger& operator=(const Exchanger&) = delete;
+
+  [[nodiscard]] const RankPlan& plan() const { return plan_; }
+  [[nodiscard]] const MessageTable& table() const { return table_; }
+  [[nodiscard]] const std::vector<Field>& fields() const { return fields_; }
+
+  template <class Clock = NoPhases>
+  void start(const ExecSpace& exec, Clock&& clock = Clock()) {
+    method_->post_receives();
+    clock.mark(Phase::mpi, exec);
+    if constexpr (kPacks) {
+      if (setup_.schedule == Schedule::bulk) {
+        copies_.pack_all.run(exec, "halobw::pack");
+        exec.fence();
+        clock.mark(Phase::pack, exec);
+        if constexpr (kStages) {
+          stage_out(exec);
+          clock.mark(Phase::stage, exec);
+        }
+        method_->send_all();
+      } else {
+        for (std::size_t m = 0; m < table_.messages.size(); ++m) {
+          copies_.pack[m].run(exec, "halobw::pack");
+          exec.fence();
+          clock.mark(Phase::pack, exec);
+          if constexpr (kStages) {
+            Kokkos::deep_copy(exec, slice(send_host_.view, table_.messages[m]),
+                              slice(send_.view, table_.messages[m]));
+            exec.fence();
+            clock.mark(Phase::stage, exec);
+          }
+          method_->send(m);
+          clock.mark(Phase::mpi, exec);
+        }
+      }
+    } else {
+      method_->send_all();
+    }
+    clock.mark(Phase::mpi, exec);
+    copies_.self.run(exec, "halobw::self_copy");
+    clock.mark(Phase::unpack, exec);
+  }
+
+  template <class Clock = NoPhases>
+  void finish(const ExecSpace& exec, Clock&& clock = Clock()) {
+    if constexpr (kPacks) {
+      if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
+        for (int m = method_->wait_any(); m >= 0; m = method_->wait_any()) {
+          clock.mark(Phase::mpi, exec);
+          const Message& msg = table_.messages[static_cast<std::size_t>(m)];
+          if constexpr (kStages) {
+            Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg));
+            clock.mark(Phase::stage, exec);
+          }
+          copies_.unpack[static_cast<std::size_t>(m)].run(exec, "halobw::unpack");
+          clock.mark(Phase::unpack, exec);
+        }
+        method_->wait_all();  // the sends
+        clock.mark(Phase::mpi, exec);
+      } else {
+        method_->wait_all();
+        clock.mark(Phase::mpi, exec);
+        if constexpr (kStages) {
+          stage_in(exec);
+          clock.mark(Phase::stage, exec);
+        }
+        copies_.unpack_all.run(exec, "halobw::unpack");
+      }
+    } else {
+      method_->wait_all();
+      clock.mark(Phase::mpi, exec);
+    }
+    exec.fence();
+    clock.mark(Phase::unpack, exec);
+  }
+
+  // One complete exchange; every ghost cell of the exchanged pieces is filled on return.
+  template <class Clock = NoPhases>
+  void exchange(const ExecSpace& exec, Clock&& clock = Clock()) {
+    start(exec, clock);
+    finish(exec, clock);
+  }
+
+  // Between start() and finish(): drives MPI without blocking (--progress poll).
+  bool progress() { return method_->test(); }
+
+  // --breakdown's reference, not a phase: MPI alone on packed contiguous
+  // buffers of the same sizes and pattern, with the same method: receives
+  // first, then sends, wait. Needs a packing transport or --breakdown.
+  void transfer() {
+    if (!setup_.breakdown && !kPacks)
+      throw std::logic_error("transfer() on the datatype transport needs --breakdown's buffers");
+    Method& m = xfer_ ? *xfer_ : *method_;
+    m.post_receives();
+    m.send_all();
+    m.wait_all();
+  }
+
+ private:
+  // What the method is built from: the wires of every message, over the
+  // packed buffers (contiguous) or the fields' subarrays, and what this rank
+  // exposes to one-sided puts (the receive buffer, or every field).
+  MethodContext context(bool contiguous) const {
+    MethodContext ctx;
+    ctx.comm = comm_;
+    ctx.watchdog = setup_.watchdog;
+    double* send = mpi_buffer(send_, send_host_);
+    double* recv = mpi_buffer(recv_, recv_host_);
+    if (contiguous) {
+      ctx.exposed.push_back({recv, table_.buffer_values * sizeof(double)});
+    } else {
+      for (const Field& f : fields_) ctx.exposed.push_back({f.data(), plan_.field_values() * sizeof(double)});
+      ctx.dynamic = true;
+    }
+    for (std::size_t m = 0; m < table_.messages.size(); ++m) {
+      const Message& msg = table_.messages[m];
+      const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
+      Wire w;
+      if (contiguous) {
+        w.send = {send + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
+        w.recv = {recv + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
+        w.parts.push_back(w.send);
+        w.landing.where.push_back(static_cast<MPI_Aint>(msg.offset * sizeof(double)));
+        w.landing.count = static_cast<int>(msg.count);
+      } else {
+        const Typed& t = types_[m];
+        w.send = t.send;
+        w.recv = t.recv;
+        for (int f = 0; f < msg.fields; ++f) {
+          double* field =
+              fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data();
+          w.parts.push_back({field, 1, t.send_one});
+          MPI_Aint where = 0;
+          check_mpi(MPI_Get_address(field, &where), "MPI_Get_address");
+          w.landing.where.push_back(where);
+        }
+        for (std::size_t a = 0; a < 3; ++a) {
+          w.landing.subarray[a] = static_cast<int>(plan_.padded[a]);
+          w.landing.subarray[3 + a] = static_cast<int>(piece.recv_box.extent(static_cast<int>(a)));
+          w.landing.subarray[6 + a] = static_cast<int>(piece.recv_box.lo[a]);
+        }
+      }
+      w.send_peer = piece.send_peer;
+      w.recv_peer = piece.recv_peer;
+      w.tag = msg.tag;
+      const char* kind = kind_name(piece.kind());
+      const std::string field =
+          msg.fields == plan_.fields ? std::string() : " field " + std::to_string(msg.first_field);
+      w.what_recv = "the " + direction_name(opposite(piece.dir)) + " ghost " + kind + field + " from rank " +
+                    std::to_string(piece.recv_peer) + " (receive, tag " + std::to_string(msg.tag) + ")";
+      w.what_send = "rank " + std::to_string(piece.send_peer) + " to take the " + kind + field + " sent " +
+                    direction_name(piece.dir) + " (send, tag " + std::to_string(msg.tag) + ")";
+      ctx.wires.push_back(std::move(w));
+    }
+    return ctx;
+  }
+
+  // A message on the datatype transport: its send and receive as MPI sees
+  // them, and the subarray of one field's send piece (one-sided puts).
+  struct Typed {
+    Endpoint send;
+    Endpoint recv;
+    MPI_Datatype send_one = MPI_DATATYPE_NULL;
+  };
+
+  // One subarray per piece; a message of several fields is a struct of their
+  // subarrays at absolute addresses, sent from MPI_BOTTOM.
+  void make_datatypes() {
+    for (const Message& msg : table_.messages) {
+      const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
+      Typed t;
+      t.send = endpoint(piece.send_box, msg, &t.send_one);
+      t.recv = endpoint(piece.recv_box, msg, nullptr);
+      types_.push_back(t);
+    }
+  }
+
+  Endpoint endpoint(const Box& box, const Message& msg, MPI_Datatype* one_field) {
+    owned_types_.push_back(box_datatype(plan_.padded, box));
+    const MPI_Datatype one = owned_types_.back().get();
+    if (one_field != nullptr) *one_field = one;
+    if (msg.fields == 1) return {fields_[static_cast<std::size_t>(msg.first_field)].data(), 1, one};
+    std::vector<int> lengths(static_cast<std::size_t>(msg.fields), 1);
+    std::vector<MPI_Aint> where(static_cast<std::size_t>(msg.fields));
+    std::vector<MPI_Datatype> types(static_cast<std::size_t>(msg.fields), one);
+    for (int f = 0; f < msg.fields; ++f) {
+      check_mpi(MPI_Get_address(
+                    fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(),
+                    &where[static_cast<std::size_t>(f)]),
+                "MPI_Get_address");
+    }
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    check_mpi(MPI_Type_create_struct(msg.fields, lengths.data(), where.data(), types.data(), &t),
+              "MPI_Type_create_struct");
+    owned_types_.push_back(commit(t));
+    return {MPI_BOTTOM, 1, owned_types_.back().get()};
+  }
+
+  void stage_out(const ExecSpace& exec) {
+    if constexpr (kStages) {
+      Kokkos::deep_copy(exec, send_host_.view, send_.view);
+      exec.fence();
+    }
+  }
+  void stage_in(const ExecSpace& exec) {
+    if constexpr (kStages) Kokkos::deep_copy(exec, recv_.view, recv_host_.view);
+  }
+
+  // Where MPI reads and writes contiguous messages: the host copies on the
+  // staged transport, else the buffers in the field's memory.
+  double* mpi_buffer(const OwnedValues<MemSpace>& in_space,
+                     const OwnedValues<Kokkos::HostSpace>& on_host) const {
+    return kStages ? on_host.view.data() : in_space.view.data();
+  }
+
+  template <class View>
+  static auto slice(const View& v, const Message& m) {
+    return Kokkos::subview(v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + m.count));
+  }
+
+  MPI_Comm comm_;
+  RankPlan plan_;
+  MessageTable table_;
+  std::vector<Field> fields_;
+  ExchangeSetup setup_;
+  OwnedValues<MemSpace> send_;
+  OwnedValues<MemSpace> recv_;
+  OwnedValues<Kokkos::HostSpace> send_host_;
+  OwnedValues<Kokkos::HostSpace> recv_host_;
+  std::vector<Datatype> owned_types_;
+  std::vector<Typed> types_;
+  CopyPlan<ExecSpace, MemSpace> copies_;
+  std::unique_ptr<Method> method_;
+  std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() on the datatype transport
+};
+
+}  // namespace halobw

@@ -1,0 +1,33 @@
+// Faults the tests inject to prove that a hang becomes a message, an MPI
+// error becomes a named failure and a wrong cell is found. Read once at
+// start-up from the environment (not a user option, not in --help); they act
+// by replacing the run's MPI method once at set-up, so the timed loop of a
+// normal run never tests for them.
+//   HALOBW_TEST_HOOK_SKIP_SENDS=R  rank R posts its receives but never sends
+//   HALOBW_TEST_HOOK_BAD_PEER=R    rank R sends to a rank that does not exist
+//   HALOBW_TEST_HOOK_CORRUPT=R     rank R spoils one ghost cell before --check verifies
+//   HALOBW_TEST_HOOK_FROM_ROW=K    the faults act from the K-th row of the table on (default 1)
+#pragma once
+
+#include <cstddef>
+
+#include "halobw/cli/options.hpp"
+#include "halobw/exchange/method.hpp"
+
+namespace halobw {
+
+struct FaultPlan {
+  int skip_sends_rank = -1;
+  int bad_peer_rank = -1;
+  int corrupt_rank = -1;
+  int from_row = 1;
+
+  [[nodiscard]] static FaultPlan from_environment(const EnvLookup& env);
+  // The faults that act at row `index` (0-based): none before from_row.
+  [[nodiscard]] FaultPlan at_row(std::size_t index) const;
+};
+
+// `base`, wrapped where `plan` has a send fault for `rank`.
+[[nodiscard]] MethodFactory with_faults(MethodFactory base, const FaultPlan& plan, int rank, int comm_size);
+
+}  // namespace halobw

@@ -1,0 +1,241 @@
+// The data-moving kernels: lists of strided-box copies serve pack (field ->
+// buffer), unpack (buffer -> field) and the self copy (field -> field), plus
+// the fill that --check uses. Templated on the Kokkos execution space.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "halobw/base/box.hpp"
+
+namespace halobw {
+
+template <class ExecSpace>
+constexpr bool runs_on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+// Selects RowCopy's plane-walking operator.
+struct PlaneTag {};
+
+// A box of `extent` cells in memory: x has stride 1, y stride sy, z stride sz.
+// A face in the padded field has sy = Px, sz = Px*Py; in a packed buffer,
+// sy = ex, sz = ex*ey (x fastest, so a buffer is the face in field order).
+struct StridedBox {
+  double* ptr = nullptr;
+  std::int64_t sy = 0;
+  std::int64_t sz = 0;
+};
+
+// One copy of a box of cells from src to dst, both strided. Pack (field ->
+// buffer), unpack (buffer -> field) and the self copy (field -> field) are
+// all lists of these.
+struct CopyJob {
+  StridedBox dst;
+  StridedBox src;
+  std::uint32_t ex = 0;  // cells along x, y, z
+  std::uint32_t ey = 0;
+  std::uint32_t ez = 0;
+  std::uint32_t cells =
+      0;                   // ex * ey * ez, below 2^32 (one message of one field holds at most INT_MAX values)
+  std::int64_t first = 0;  // the launch's index of the job's first cell
+};
+
+// A cell's coordinates within its job from its index c, x fastest, in 32-bit
+// arithmetic: two 32-bit divisions instead of two 64-bit ones.
+struct Cell3 {
+  std::uint32_t i;
+  std::uint32_t j;
+  std::uint32_t k;
+};
+KOKKOS_INLINE_FUNCTION Cell3 cell_of(std::uint32_t c, std::uint32_t ex, std::uint32_t ey) {
+  const std::uint32_t r = c / ex;
+  const std::uint32_t k = r / ey;
+  return {c - r * ex, r - k * ey, k};
+}
+
+// Index mapping, chosen per kind of execution space:
+// - Device (FusedCopy): one thread per cell of every job of one launch, so a
+//   list of 26 pieces times K fields is one kernel, not 26·K. Thread t finds
+//   its job by a binary search of the jobs' first cells, then its cell with
+//   cell_of. Threads t and t+1 touch neighbouring addresses in both the field
+//   and the buffer wherever the box allows: a whole x-run for z and y faces,
+//   and the h layers of an x face, which are the only contiguous cells that
+//   face has.
+// - Host (RowCopy): per job, one work item per x-run (a row of ex cells)
+//   copied with memcpy, or, for the short rows of an x face, one work item
+//   per plane walking its rows with no division at all. Host-only code, so it
+//   carries no KOKKOS_FUNCTION mark.
+// The job that launch index t falls in: the last whose first cell is at or
+// before t (a list's jobs are in the order of their first cells).
+template <class Jobs>
+KOKKOS_INLINE_FUNCTION int job_of(const Jobs& jobs, const int count, const std::int64_t t) {
+  int lo = 0;
+  int hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (jobs(mid).first <= t) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// Jobs fixed at set-up, their cells numbered one after another across the
+// list: the host keeps them, a device reads a copy made by commit().
+template <class Job, class ExecSpace, class MemSpace>
+class JobList {
+ public:
+  using Jobs = Kokkos::View<Job*, MemSpace>;
+
+  void add(Job job, const std::int64_t cells) {
+    job.first = total_;
+    total_ += cells;
+    host_.push_back(job);
+  }
+  void commit(const std::string& label) {  // a string: Kokkos 4 takes a char* as memory to wrap
+    if constexpr (!runs_on_host<ExecSpace>) {
+      device_ = Jobs(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host_.size());
+      const auto mirror = Kokkos::create_mirror_view(device_);
+      for (std::size_t n = 0; n < host_.size(); ++n) mirror(n) = host_[n];
+      Kokkos::deep_copy(device_, mirror);
+    }
+  }
+  [[nodiscard]] const std::vector<Job>& jobs() const { return host_; }
+  [[nodiscard]] const Jobs& device() const { return device_; }
+  [[nodiscard]] int count() const { return static_cast<int>(host_.size()); }
+  [[nodiscard]] std::int64_t cells() const { return total_; }
+
+ private:
+  std::vector<Job> host_;
+  Jobs device_;
+  std::int64_t total_ = 0;
+};
+
+template <class Jobs>
+struct FusedCopy {
+  Jobs jobs;  // a View of CopyJob, in memory the execution space reads
+  int count;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const CopyJob& job = jobs(job_of(jobs, count, t));
+    const Cell3 c = cell_of(static_cast<std::uint32_t>(t - job.first), job.ex, job.ey);
+    job.dst.ptr[c.i + c.j * job.dst.sy + c.k * job.dst.sz] =
+        job.src.ptr[c.i + c.j * job.src.sy + c.k * job.src.sz];
+  }
+};
+
+struct RowCopy {
+  StridedBox dst;
+  StridedBox src;
+  std::int64_t ex;
+  std::int64_t ey;
+
+  // Long rows (z and y faces): one item per row, copied by memcpy.
+  void operator()(const std::int64_t t) const {
+    const std::int64_t j = t % ey;
+    const std::int64_t k = t / ey;
+    std::memcpy(dst.ptr + j * dst.sy + k * dst.sz, src.ptr + j * src.sy + k * src.sz,
+                static_cast<std::size_t>(ex) * sizeof(double));
+  }
+  // Short rows (x faces, ex = h): one item per plane k, walking its rows.
+  void operator()(const PlaneTag, const std::int64_t k) const {
+    double* __restrict__ d = dst.ptr + k * dst.sz;
+    const double* __restrict__ s = src.ptr + k * src.sz;
+    for (std::int64_t j = 0; j < ey; ++j) {
+      for (std::int64_t i = 0; i < ex; ++i) d[j * dst.sy + i] = s[j * src.sy + i];
+    }
+  }
+  static constexpr std::int64_t kShortRow = 8;  // below this a memcpy call costs more than it copies
+};
+
+// A list of copies fixed at set-up, run as one unit: on a device one fused
+// launch, on the host one row-wise loop per job.
+template <class ExecSpace, class MemSpace>
+class CopyList {
+ public:
+  // A copy of the box of `extent` cells; throws if one box is too large for 32-bit indices.
+  void add(const StridedBox& dst, const StridedBox& src, const Index3& extent) {
+    if (extent[0] <= 0 || extent[1] <= 0 || extent[2] <= 0) return;
+    const std::int64_t cells = extent[0] * extent[1] * extent[2];
+    if (cells >= (std::int64_t{1} << 32))
+      throw std::length_error("a box of more than 2^32 cells in one copy");
+    CopyJob j;
+    j.dst = dst;
+    j.src = src;
+    j.ex = static_cast<std::uint32_t>(extent[0]);
+    j.ey = static_cast<std::uint32_t>(extent[1]);
+    j.ez = static_cast<std::uint32_t>(extent[2]);
+    j.cells = static_cast<std::uint32_t>(cells);
+    list_.add(j, cells);
+  }
+
+  // Copies the job table to where the execution space reads it.
+  void commit() { list_.commit("halobw::copy_jobs"); }
+
+  void run(const ExecSpace& exec, const char* label) const {
+    if (list_.count() == 0) return;
+    if constexpr (runs_on_host<ExecSpace>) {
+      for (const CopyJob& j : list_.jobs()) {
+        const RowCopy rows{j.dst, j.src, j.ex, j.ey};
+        if (j.ex < RowCopy::kShortRow) {
+          Kokkos::parallel_for(
+              label, Kokkos::RangePolicy<ExecSpace, PlaneTag, Kokkos::IndexType<std::int64_t>>(exec, 0, j.ez),
+              rows);
+        } else {
+          Kokkos::parallel_for(label,
+                               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                   exec, 0, std::int64_t{j.ey} * std::int64_t{j.ez}),
+                               rows);
+        }
+      }
+    } else {
+      Kokkos::parallel_for(
+          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, list_.cells()),
+          FusedCopy<typename JobList<CopyJob, ExecSpace, MemSpace>::Jobs>{list_.device(), list_.count()});
+    }
+  }
+
+  [[nodiscard]] const std::vector<CopyJob>& jobs() const { return list_.jobs(); }
+  [[nodiscard]] std::int64_t cells() const { return list_.cells(); }
+
+ private:
+  JobList<CopyJob, ExecSpace, MemSpace> list_;
+};
+
+// The value --check expects in field f of K at global cell (gx, gy, gz) of a
+// box of G cells: distinct for every cell and field, and exact in a double
+// while K·Gx·Gy·Gz < 2^53 (layout.cpp refuses --check beyond).
+KOKKOS_INLINE_FUNCTION double check_value(std::int64_t gx, std::int64_t gy, std::int64_t gz, std::int64_t nx,
+                                          std::int64_t ny, std::int64_t fields, std::int64_t f) {
+  return 1.0 + static_cast<double>(f + fields * (gx + nx * (gy + ny * gz)));
+}
+constexpr double kGhostSentinel = -1.0;
+
+// Owned cells get check_value of their global coordinates, ghosts the sentinel.
+// Plain arrays, not std::array, so that device code needs no relaxed constexpr.
+template <class Field>
+struct FillField {
+  Field f;
+  std::int64_t offset[3];  // global index of the first owned cell
+  std::int64_t extent[3];  // owned cells
+  std::int64_t global[3];  // cells of the global box
+  std::int64_t h;
+  std::int64_t fields;
+  std::int64_t field;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j,
+                                         const std::int64_t k) const {
+    const bool owned =
+        i >= h && i < h + extent[0] && j >= h && j < h + extent[1] && k >= h && k < h + extent[2];
+    f(i, j, k) = owned ? check_value(offset[0] + i - h, offset[1] + j - h, offset[2] + k - h, global[0],
+                                     global[1], fields, field)
+                       : kGhostSentinel;
+  }
+};
+
+}  // namespace halobw

@@ -1,0 +1,50 @@
+// The stages of an exchange, as --breakdown names them, and the clocks the
+// exchanger marks them with inside the timed exchanges themselves: NoPhases,
+// the plain path, compiles to nothing; PhaseClock fences the execution space
+// and reads MPI_Wtime between stages, so that the phases of one rank add up
+// to its time in the loop.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+
+namespace halobw {
+
+// The stages of an exchange, as --breakdown names them.
+enum class Phase { pack = 0, mpi = 1, stage = 2, unpack = 3 };
+constexpr int kPhases = 4;
+using PhaseSeconds = std::array<double, kPhases>;
+
+// The plain path: no clock read, no fence.
+struct NoPhases {
+  static constexpr bool kTimed = false;
+  void restart() {}
+  template <class ExecSpace>
+  void mark(Phase /*ended*/, const ExecSpace& /*exec*/) {}
+};
+
+// Inside the timed exchanges: each mark fences `exec` (so a device's queued
+// kernels count where they ran) and books the time since the last mark to the
+// phase that just ended.
+class PhaseClock {
+ public:
+  static constexpr bool kTimed = true;
+  // Starts a new exchange: the time before it belongs to no phase.
+  void restart() { last_ = MPI_Wtime(); }
+  template <class ExecSpace>
+  void mark(Phase ended, const ExecSpace& exec) {
+    exec.fence();
+    const double now = MPI_Wtime();
+    sums_[static_cast<std::size_t>(ended)] += now - last_;
+    last_ = now;
+  }
+  [[nodiscard]] const PhaseSeconds& sums() const { return sums_; }
+  void clear() { sums_ = {}; }
+
+ private:
+  PhaseSeconds sums_{};
+  double last_ = 0;
+};
+
+}  // namespace halobw

@@ -1,0 +1,49 @@
+// The run's layout: the process grid chosen for the job, the rows it runs
+// (one per size), the shape each row exchanges, and every check of them that
+// needs the rank count but no communication.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "halobw/base/failure.hpp"
+#include "halobw/cli/options.hpp"
+#include "halobw/plan/grid.hpp"
+#include "halobw/plan/pieces.hpp"
+
+namespace halobw {
+
+// The grid used for `nranks`: the given one or the automatic one.
+[[nodiscard]] ProcGrid choose_grid(const Options& opt, int nranks);
+
+// The widest stencil --overlap runs (stencil.hpp: kMaxReach).
+constexpr int kMaxOverlapReach = 16;
+
+// One row of the table: its size and the global box it exchanges.
+struct RowSpec {
+  std::int64_t n = 0;  // the global cube side (--sizes)
+  Index3 global{0, 0, 0};
+  int halo = 1;
+};
+[[nodiscard]] std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid);
+
+// "N=64", "L=32", with " H=2" in a halo sweep: how notes and messages name a row.
+[[nodiscard]] std::string row_label(const Options& opt, const RowSpec& row);
+
+// What a row exchanges: its global box, halo, directions and fields.
+[[nodiscard]] Shape shape_of(const Options& opt, const RowSpec& row);
+
+// When no piece of any row crosses ranks (every one wraps to its own rank):
+// which pieces, on which grid, and the flag that would make them remote, as
+// "on grid 1x1x2 the ±x faces wrap to the same rank; use --axis z or --grid 2,1,1".
+// nullopt when some row sends a remote byte.
+[[nodiscard]] std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
+                                                         bool any_remote);
+
+// The grid multiplies to the rank count, every local extent is at least the
+// halo width, every message fits an int count, and --check's values are exact.
+[[nodiscard]] Status validate_layout(const Options& opt, int nranks);
+
+}  // namespace halobw

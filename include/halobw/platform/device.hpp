@@ -1,0 +1,65 @@
+// Where the field lives: the backends of this build, device binding by
+// node-local rank, Kokkos initialisation, and GPU-aware MPI detection.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "halobw/base/failure.hpp"
+#include "halobw/cli/options.hpp"
+
+namespace halobw {
+
+// host always; cuda and hip where Kokkos was built with them.
+[[nodiscard]] std::vector<Backend> build_backends();
+// "Kokkos 4.7.1 (Serial, OpenMP, Cuda)" style summary.
+[[nodiscard]] std::string kokkos_summary();
+
+struct DeviceChoice {
+  int device_id = -1;  // -1: host
+  int visible = 0;     // devices this rank sees
+  std::string name = "host";
+};
+// device id = node-local rank mod visible devices (0 where each rank sees one).
+// Call before Kokkos is initialised.
+[[nodiscard]] DeviceChoice choose_device(Backend backend, int local_rank);
+
+// Kokkos::initialize on the chosen device / Kokkos::finalize.
+class KokkosSession {
+ public:
+  explicit KokkosSession(int device_id);
+  ~KokkosSession();
+  KokkosSession(const KokkosSession&) = delete;
+  KokkosSession& operator=(const KokkosSession&) = delete;
+};
+
+// What the MPI library says of device buffers: 1 yes, 0 no, -1 it cannot say.
+// `how` names the query used.
+struct GpuQuery {
+  int supported = -1;
+  std::string how = "no query";
+};
+[[nodiscard]] GpuQuery query_gpu_support(Backend backend);
+
+struct GpuAwareness {
+  bool aware = false;
+  std::string reason;
+};
+// The flag wins, then OPENPFC_ASSUME_GPU_AWARE_MPI (both arrive in Options),
+// then the library's query, then Cray MPICH's MPICH_GPU_SUPPORT_ENABLED; else staged. Pure.
+[[nodiscard]] GpuAwareness resolve_gpu_aware(const Options& opt, const GpuQuery& query,
+                                             const std::optional<std::string>& mpich_gpu_env);
+
+// The transport for a run (--pack datatype on a device needs GPU-aware MPI).
+struct TransportChoice {
+  Transport transport = Transport::datatype;
+  std::string gpu_aware = "n/a";  // as the header prints it
+};
+[[nodiscard]] Expected<TransportChoice> choose_transport(const Options& opt, const GpuAwareness& aware);
+
+// Free memory where the field lives: the device's for a device backend, nullopt for host.
+[[nodiscard]] std::optional<std::uint64_t> device_free_bytes(Backend backend);
+
+}  // namespace halobw

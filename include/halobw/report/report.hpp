@@ -1,0 +1,171 @@
+// The report: the header, the rows and their reduction over the ranks.
+// Formatting is pure (plain numbers in, strings out); reducing per-rank
+// figures over the ranks is the one place that talks to MPI. What each column
+// counts is in columns.hpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "halobw/cli/settings.hpp"
+#include "halobw/plan/pieces.hpp"
+#include "halobw/platform/mpi.hpp"
+#include "halobw/platform/reduce.hpp"
+
+namespace halobw {
+
+struct HeaderInfo {
+  std::string version;
+  std::string backend = "host";
+  std::string device = "host";
+  int ranks = 1;
+  int nodes = 1;
+  std::string grid;         // "GXxGYxGZ"
+  std::string grid_source;  // "auto", "--grid", "OPENPFC_FD_PROC_GRID"
+  std::string directions;   // "x", "y", "z", "all"
+  std::string halo = "1";   // the widths as given: "1", "1,2,4"
+  int fields = 1;
+  std::string messages = "aggregated";
+  std::string method = "p2p";
+  std::string rma_sync = "-";  // "pscw", "fence"; "-" unless --method rma
+  bool local = false;          // rows are per-rank sides (--local)
+  int iters = 50;
+  int warmup = 5;
+  std::string pack;         // "datatype", "kernel"
+  std::string self;         // "copy", "mpi"
+  std::string gpu_aware;    // "n/a", "0", "1"
+  bool contiguous = false;  // faces travel as packed contiguous buffers
+  std::string transport;    // "datatype", "direct", "staged"
+  std::string schedule;     // "bulk", "pipelined"; "-" on the datatype transport
+  std::vector<int> rank_device;
+  std::vector<std::string> rank_host;
+  std::vector<int> rank_cores;     // the cores of each rank's node
+  bool oversubscribed = false;     // on some node the ranks outnumber the cores
+  double ranks_per_core = 0;       // the most over the nodes
+  std::vector<std::string> notes;  // further '#' lines, without the '# '
+
+  // Provenance, carried by the CSV and JSON outputs.
+  std::string commit;
+  std::string build_type;
+  std::string compiler;
+  std::string kokkos;
+  std::vector<std::string> backends;
+  std::string mpi_library;
+  std::string mpi_thread;  // the thread level MPI_Init_thread provided
+  std::vector<std::string> command_line;
+  std::string start_utc;  // "2026-11-30T12:00:00Z"
+  std::array<int, 3> grid_dims{1, 1, 1};
+  int repeats = 1;
+  std::vector<std::pair<std::string, std::optional<std::string>>> environment;
+  std::vector<std::pair<std::string, std::string>> limits;  // column and what it measures
+  std::string hugepages = "off";                            // --hugepages
+  std::string stencil = "star";                             // --stencil
+  bool overlap = false;                                     // --overlap
+  int streams = 1;                                          // --streams
+  std::string progress = "wait";                            // --progress
+};
+
+// The ranks of one node, the device each uses, in rank order, and its cores.
+struct NodeEntry {
+  std::string name;
+  std::vector<int> ranks;
+  std::vector<int> devices;
+  int cores = 0;
+};
+// One entry per host name, in the order of their first rank.
+[[nodiscard]] std::vector<NodeEntry> node_map(const std::vector<std::string>& rank_host,
+                                              const std::vector<int>& rank_device,
+                                              const std::vector<int>& rank_cores = {});
+// "0-63", "0-3,0-3", "-1*64", "0,2,5": runs of consecutive values as ranges, of equal values as v*n.
+[[nodiscard]] std::string compact(const std::vector<int>& values);
+// Up to this many ranks the header lists every rank (the seed's form); above, one line per node.
+constexpr int kRankListLimit = 64;
+
+[[nodiscard]] std::string format_header(const HeaderInfo& h);
+
+// --breakdown: the phases of the timed exchanges (seconds per exchange, of the
+// busiest rank of the median block: they add up to its time in the loop),
+// and the isolated MPI transfer, a reference.
+struct Phases {
+  double pack = 0;
+  double mpi = 0;
+  double stage = 0;
+  double unpack = 0;
+  double xfer = 0;  // reference, timed on its own
+  [[nodiscard]] double sum() const { return pack + mpi + stage + unpack; }
+};
+
+// --overlap: seconds per step (the slowest rank, the median of the
+// interleaved rounds), the noise of the rounds and the stencil's bytes read
+// and written per step.
+struct OverlapFigures {
+  double comp = 0;
+  double blocking = 0;
+  double overlapped = 0;
+  double noise = 0;  // the largest spread (max - min over the rounds) of the three steps
+  int rounds = 0;    // rounds of alone, blocking, overlapped
+  std::uint64_t stencil_bytes = 0;
+};
+
+// Hidden = (Blocking_us - Overlap_us) / (Blocking_us - Comp_us), the share of
+// the exchange's cost in the blocking step that the overlapped step hid: a
+// value in [0, 1], or none with the reason (the difference it measures lies
+// within the noise, or the steps fall outside the range where it is a share).
+struct HiddenVerdict {
+  std::optional<double> share;
+  std::string why_not;  // empty when there is a share
+};
+[[nodiscard]] HiddenVerdict hidden_share(const OverlapFigures& f);
+
+// How much of the fields the kernel backs with huge pages (--hugepages on,
+// host memory): MiB per rank, the least and the most over the ranks.
+struct HugeFigures {
+  double field_min = 0;
+  double field_max = 0;
+  double huge_min = 0;
+  double huge_max = 0;
+};
+
+// One size, reduced over the ranks.
+struct Row {
+  std::int64_t n = 0;  // the row's size: N, or L with --local
+  Index3 global{0, 0, 0};
+  int halo = 1;
+  std::uint64_t send_max = 0;         // Send_B: the most remote bytes any rank sends
+  std::uint64_t send_min = 0;         // the least
+  double seconds = 0;                 // the slowest rank's time per exchange (median block)
+  PieceCounts counts;                 // the most of each on any rank
+  std::optional<double> min_seconds;  // fastest and slowest block, --repeats > 1
+  std::optional<double> max_seconds;
+  std::optional<Phases> phases;           // --breakdown
+  std::optional<HugeFigures> huge;        // --hugepages on, host memory
+  std::optional<OverlapFigures> overlap;  // --overlap
+  int median_block = 0;             // the block whose time is Time_us (the lower middle one of an even count)
+  std::optional<double> copy_gbps;  // --limit
+  std::optional<double> peer_gbps;  // --limit, where it can be measured
+};
+
+// Send_B / time / 1e9, 0 when either is 0.
+[[nodiscard]] double uni_gbps(std::uint64_t bytes, double seconds);
+// Uni_GBps / Xfer_GBps; nullopt when nothing remote was sent.
+[[nodiscard]] std::optional<double> efficiency(const Row& row);
+
+// One rank's figures for one size.
+struct RankFigures {
+  std::vector<double> seconds;  // per timed block
+  std::uint64_t remote_bytes = 0;
+  PieceCounts counts;
+};
+// Per block the slowest rank; Time is the median block, with min and max when
+// there are several. Max and min send bytes, max of each count. Collective.
+[[nodiscard]] Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine);
+// The phases of the rank whose phases add up to the most. Collective.
+[[nodiscard]] Phases reduce_phases(const Comm& comm, const Phases& mine);
+// This rank's fields and their huge-page bytes, as MiB over the ranks. Collective.
+[[nodiscard]] HugeFigures reduce_huge(const Comm& comm, std::uint64_t field_bytes, std::uint64_t huge_bytes);
+
+}  // namespace halobw

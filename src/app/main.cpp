@@ -1,0 +1,31 @@
+// halo-bandwidth: wiring only. MPI comes up first and goes down last; an
+// error that escapes a phase (a failed MPI call mid-exchange) may leave other
+// ranks waiting, so it is printed by the rank that saw it and aborts the job.
+#include <mpi.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "halobw/app/app.hpp"
+#include "halobw/base/failure.hpp"
+#include "halobw/platform/mpi.hpp"
+
+int main(int argc, char** argv) {
+  halobw::MpiSession mpi(argc, argv);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  int code = 0;
+  try {
+    halobw::Comm comm(MPI_COMM_WORLD);
+    code = halobw::run_app(comm, args, mpi.provided());
+  } catch (const std::exception& e) {
+    int rank = -1;
+    halobw::report_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+    std::fprintf(stderr, "halo-bandwidth: error on rank %d: %s\n", rank, e.what());
+    std::fflush(stderr);
+    halobw::report_mpi(MPI_Abort(MPI_COMM_WORLD, halobw::exit_status(halobw::ExitCode::runtime_error)),
+                       "MPI_Abort");
+  }
+  return code;
+}

@@ -1,0 +1,84 @@
+#include "halobw/exchange/faults.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+
+#include "halobw/platform/mpi.hpp"
+
+namespace halobw {
+
+FaultPlan FaultPlan::from_environment(const EnvLookup& env) {
+  auto read = [&env](const char* name) {
+    const auto v = env(name);
+    return v ? std::atoi(v->c_str()) : -1;
+  };
+  FaultPlan f;
+  f.skip_sends_rank = read("HALOBW_TEST_HOOK_SKIP_SENDS");
+  f.bad_peer_rank = read("HALOBW_TEST_HOOK_BAD_PEER");
+  f.corrupt_rank = read("HALOBW_TEST_HOOK_CORRUPT");
+  f.from_row = std::max(1, read("HALOBW_TEST_HOOK_FROM_ROW"));
+  return f;
+}
+
+FaultPlan FaultPlan::at_row(std::size_t index) const {
+  if (index + 1 >= static_cast<std::size_t>(from_row)) return *this;
+  FaultPlan none;
+  none.from_row = from_row;
+  return none;
+}
+
+namespace {
+
+// Receives and waits as the real method does; sends never happen, or go to
+// a rank that does not exist.
+class FaultyMethod final : public Method {
+ public:
+  FaultyMethod(std::unique_ptr<Method> inner, MPI_Comm comm, std::vector<Wire> wires, bool bad_peer,
+               int comm_size)
+      : inner_(std::move(inner)),
+        comm_(comm),
+        wires_(std::move(wires)),
+        bad_peer_(bad_peer),
+        comm_size_(comm_size) {}
+
+  void post_receives() override { inner_->post_receives(); }
+  void send(std::size_t m) override {
+    if (!bad_peer_) return;
+    const Wire& w = wires_[m];
+    MPI_Request r = MPI_REQUEST_NULL;
+    check_mpi(MPI_Isend(w.send.address, w.send.count, w.send.type, comm_size_, w.tag, comm_, &r), "MPI_Isend",
+              comm_size_);
+  }
+  void send_all() override {
+    for (std::size_t m = 0; m < wires_.size(); ++m) send(m);
+  }
+  int wait_any() override { return inner_->wait_any(); }
+  bool test() override { return inner_->test(); }
+  void wait_all() override { inner_->wait_all(); }
+  [[nodiscard]] bool lands_one_by_one() const override { return inner_->lands_one_by_one(); }
+
+ private:
+  std::unique_ptr<Method> inner_;
+  MPI_Comm comm_;
+  std::vector<Wire> wires_;
+  bool bad_peer_;
+  int comm_size_;
+};
+
+}  // namespace
+
+MethodFactory with_faults(MethodFactory base, const FaultPlan& plan, int rank, int comm_size) {
+  const bool skip = plan.skip_sends_rank == rank;
+  const bool bad = plan.bad_peer_rank == rank;
+  if (!skip && !bad) return base;
+  return [base = std::move(base), bad, comm_size](MethodContext ctx) {
+    const MPI_Comm comm = ctx.comm;
+    std::vector<Wire> wires = ctx.wires;
+    auto inner = base(std::move(ctx));
+    return std::unique_ptr<Method>(
+        std::make_unique<FaultyMethod>(std::move(inner), comm, std::move(wires), bad, comm_size));
+  };
+}
+
+}  // namespace halobw

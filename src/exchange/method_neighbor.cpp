@@ -1,0 +1,108 @@
+// The neighbourhood method: MPI-3's own halo operation. Once per row, a
+// distributed-graph communicator lists this rank's sources and destinations
+// in message order; each exchange is one MPI_Ineighbor_alltoallw over it,
+// every block addressed from MPI_BOTTOM (absolute addresses), so packed
+// buffers and subarrays of the fields go the same way.
+//
+// A peer can be both neighbours of an axis (2 ranks on it): the graph then
+// lists it twice. MPI matches the k-th block sent to a peer with the k-th
+// block that peer receives from this rank, in edge order. Both sides list
+// their messages by direction, and a message travelling in direction d
+// leaves towards the +d neighbour and arrives from the -d one, so the k-th
+// block for a peer is always the same direction on both sides.
+#include "halobw/exchange/method.hpp"
+#include "halobw/platform/mpi.hpp"
+
+namespace halobw {
+
+namespace {
+
+class Neighbor final : public Method {
+ public:
+  explicit Neighbor(MethodContext ctx) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
+    const std::size_t n = wires_.size();
+    std::vector<int> sources(n);
+    std::vector<int> destinations(n);
+    send_counts_.resize(n);
+    recv_counts_.resize(n);
+    send_displs_.resize(n);
+    recv_displs_.resize(n);
+    send_types_.resize(n);
+    recv_types_.resize(n);
+    std::vector<std::string> what;
+    for (std::size_t m = 0; m < n; ++m) {
+      const Wire& w = wires_[m];
+      sources[m] = w.recv_peer;
+      destinations[m] = w.send_peer;
+      send_counts_[m] = w.send.count;
+      recv_counts_[m] = w.recv.count;
+      check_mpi(MPI_Get_address(w.send.address, &send_displs_[m]), "MPI_Get_address");
+      check_mpi(MPI_Get_address(w.recv.address, &recv_displs_[m]), "MPI_Get_address");
+      send_types_[m] = w.send.type;
+      recv_types_[m] = w.recv.type;
+      what.push_back(w.what_recv);
+    }
+    for (const Wire& w : wires_) what.push_back(w.what_send);
+    awaited_ = Awaited(std::move(what));
+    const auto armed =
+        Watchdog::Guard(watchdog_, "MPI_Dist_graph_create_adjacent", nullptr, Watchdog::Kind::collective);
+    check_mpi(MPI_Dist_graph_create_adjacent(ctx.comm, static_cast<int>(n), sources.data(), MPI_UNWEIGHTED,
+                                             static_cast<int>(n), destinations.data(), MPI_UNWEIGHTED,
+                                             MPI_INFO_NULL, 0, &graph_),
+              "MPI_Dist_graph_create_adjacent");
+  }
+  ~Neighbor() override {
+    if (graph_ != MPI_COMM_NULL) report_mpi(MPI_Comm_free(&graph_), "MPI_Comm_free");
+  }
+  Neighbor(const Neighbor&) = delete;
+  Neighbor& operator=(const Neighbor&) = delete;
+
+  void post_receives() override { done_ = false; }
+  // One collective carries every message: there is no sending one alone.
+  void send(std::size_t /*m*/) override {
+    throw std::logic_error("the neighbor method sends every message at once (--schedule bulk)");
+  }
+  void send_all() override {
+    check_mpi(MPI_Ineighbor_alltoallw(MPI_BOTTOM, send_counts_.data(), send_displs_.data(),
+                                      send_types_.data(), MPI_BOTTOM, recv_counts_.data(),
+                                      recv_displs_.data(), recv_types_.data(), graph_, &request_),
+              "MPI_Ineighbor_alltoallw");
+  }
+  int wait_any() override { return -1; }
+  void wait_all() override {
+    if (done_) return;
+    const Watchdog::Guard armed(watchdog_, "MPI_Wait", &awaited_, Watchdog::Kind::wait);
+    check_mpi(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait");
+  }
+  bool test() override {
+    if (!done_) {
+      int flag = 0;
+      check_mpi(MPI_Test(&request_, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+      done_ = flag != 0;
+    }
+    return done_;
+  }
+  [[nodiscard]] bool lands_one_by_one() const override { return false; }
+
+ private:
+  std::vector<Wire> wires_;
+  Watchdog* watchdog_;
+  MPI_Comm graph_ = MPI_COMM_NULL;
+  MPI_Request request_ = MPI_REQUEST_NULL;
+  std::vector<int> send_counts_;
+  std::vector<int> recv_counts_;
+  std::vector<MPI_Aint> send_displs_;
+  std::vector<MPI_Aint> recv_displs_;
+  std::vector<MPI_Datatype> send_types_;
+  std::vector<MPI_Datatype> recv_types_;
+  Awaited awaited_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Method> make_neighbor(MethodContext ctx) {
+  return std::make_unique<Neighbor>(std::move(ctx));
+}
+
+}  // namespace halobw

@@ -1,0 +1,165 @@
+// The p2p method: MPI_Irecv and MPI_Isend per message, MPI_Waitany as the
+// receives land, MPI_Waitall for the rest. Requests are made per exchange.
+// The persistent method is the same with requests made once per row
+// (MPI_Recv_init, MPI_Send_init) and started per exchange.
+#include "halobw/exchange/method.hpp"
+#include "halobw/platform/mpi.hpp"
+
+namespace halobw {
+
+namespace {
+
+// The requests of one exchange and their completion, shared by p2p and persistent.
+class Requests : public Method {
+ public:
+  Requests(MethodContext ctx)
+      : comm_(ctx.comm),
+        wires_(std::move(ctx.wires)),
+        watchdog_(ctx.watchdog),
+        requests_(2 * wires_.size(), MPI_REQUEST_NULL) {
+    std::vector<std::string> recvs;
+    for (const Wire& w : wires_) recvs.push_back(w.what_recv);
+    std::vector<std::string> all = recvs;
+    for (const Wire& w : wires_) all.push_back(w.what_send);
+    receives_ = Awaited(std::move(recvs));
+    everything_ = Awaited(std::move(all));
+  }
+
+  bool test() override {
+    if (!done_) {
+      int flag = 0;
+      check_mpi(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &flag, MPI_STATUSES_IGNORE),
+                "MPI_Testall");
+      done_ = flag != 0;
+    }
+    return done_;
+  }
+
+  int wait_any() override {
+    if (done_) return drained_ < wires_.size() ? static_cast<int>(drained_++) : -1;
+    int index = MPI_UNDEFINED;
+    {
+      const Watchdog::Guard armed(watchdog_, "MPI_Waitany", &receives_, Watchdog::Kind::wait);
+      check_mpi(MPI_Waitany(static_cast<int>(wires_.size()), requests_.data(), &index, MPI_STATUS_IGNORE),
+                "MPI_Waitany");
+    }
+    if (index == MPI_UNDEFINED) return -1;
+    receives_.set_pending(static_cast<std::size_t>(index), false);
+    everything_.set_pending(static_cast<std::size_t>(index), false);
+    return index;
+  }
+
+  void wait_all() override {
+    if (done_) return;
+    const Watchdog::Guard armed(watchdog_, "MPI_Waitall", &everything_, Watchdog::Kind::wait);
+    check_mpi(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
+              "MPI_Waitall");
+  }
+
+ protected:
+  // A new exchange: nothing has landed yet.
+  void restart() {
+    done_ = false;
+    drained_ = 0;
+    receives_.set_all_pending(true);
+    everything_.set_all_pending(true);
+  }
+  MPI_Request* recv_request(std::size_t m) { return &requests_[m]; }
+  MPI_Request* send_request(std::size_t m) { return &requests_[wires_.size() + m]; }
+
+  MPI_Comm comm_;
+  std::vector<Wire> wires_;
+  Watchdog* watchdog_;
+  std::vector<MPI_Request> requests_;  // receives first, then sends
+
+ private:
+  Awaited receives_;
+  Awaited everything_;
+  bool done_ = false;        // test() saw every request complete
+  std::size_t drained_ = 0;  // landed messages handed out by wait_any() since
+};
+
+class P2P final : public Requests {
+ public:
+  using Requests::Requests;
+
+  void post_receives() override {
+    restart();
+    for (std::size_t m = 0; m < wires_.size(); ++m) {
+      const Wire& w = wires_[m];
+      check_mpi(
+          MPI_Irecv(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_, recv_request(m)),
+          "MPI_Irecv", w.recv_peer);
+    }
+  }
+
+  void send(std::size_t m) override {
+    const Wire& w = wires_[m];
+    check_mpi(
+        MPI_Isend(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_, send_request(m)),
+        "MPI_Isend", w.send_peer);
+  }
+
+  void send_all() override {
+    for (std::size_t m = 0; m < wires_.size(); ++m) send(m);
+  }
+};
+
+class Persistent final : public Requests {
+ public:
+  explicit Persistent(MethodContext ctx) : Requests(std::move(ctx)) {
+    for (std::size_t m = 0; m < wires_.size(); ++m) {
+      const Wire& w = wires_[m];
+      check_mpi(MPI_Recv_init(w.recv.address, w.recv.count, w.recv.type, w.recv_peer, w.tag, comm_,
+                              recv_request(m)),
+                "MPI_Recv_init", w.recv_peer);
+      check_mpi(MPI_Send_init(w.send.address, w.send.count, w.send.type, w.send_peer, w.tag, comm_,
+                              send_request(m)),
+                "MPI_Send_init", w.send_peer);
+    }
+  }
+  ~Persistent() override {
+    for (MPI_Request& r : requests_) {
+      if (r != MPI_REQUEST_NULL) report_mpi(MPI_Request_free(&r), "MPI_Request_free");
+    }
+  }
+  Persistent(const Persistent&) = delete;
+  Persistent& operator=(const Persistent&) = delete;
+
+  void post_receives() override {
+    restart();
+    if (!wires_.empty()) {
+      check_mpi(MPI_Startall(static_cast<int>(wires_.size()), recv_request(0)), "MPI_Startall");
+    }
+  }
+  void send(std::size_t m) override {
+    check_mpi(MPI_Start(send_request(m)), "MPI_Start", wires_[m].send_peer);
+  }
+  void send_all() override {
+    if (!wires_.empty()) {
+      check_mpi(MPI_Startall(static_cast<int>(wires_.size()), send_request(0)), "MPI_Startall");
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Method> make_p2p(MethodContext ctx) { return std::make_unique<P2P>(std::move(ctx)); }
+std::unique_ptr<Method> make_persistent(MethodContext ctx) {
+  return std::make_unique<Persistent>(std::move(ctx));
+}
+
+MethodFactory method_factory(MethodKind kind, RmaSync sync) {
+  switch (kind) {
+    case MethodKind::persistent:
+      return make_persistent;
+    case MethodKind::neighbor:
+      return make_neighbor;
+    case MethodKind::rma:
+      return [sync](MethodContext ctx) { return make_rma(std::move(ctx), sync); };
+    default:
+      return make_p2p;
+  }
+}
+
+}  // namespace halobw

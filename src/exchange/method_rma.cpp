@@ -1,0 +1,246 @@
+// The one-sided method: one window per row over what this rank receives
+// into (the packed receive buffer; or, on the datatype transport, a dynamic
+// window with every field attached), and per exchange an MPI_Put of each
+// message into its landing on the peer, told once at set-up.
+//
+// Synchronisation: general active target by default. The exposure epoch
+// (MPI_Win_post to the ranks that put here) opens with the receives, the
+// access epoch (MPI_Win_start to the ranks put to) with the first put;
+// MPI_Win_complete and MPI_Win_wait close them. It involves only the
+// neighbours, like the messages of p2p: a rank waits for the ranks it
+// exchanges with, not for the whole job. --rma-sync fence uses
+// MPI_Win_fence instead: one collective over all ranks per epoch, the
+// simplest code, measured beside it (docs/results/host.md). Passive target
+// (MPI_Win_lock) would need a flag written and polled by the target to learn
+// that its ghosts have arrived: a second protocol the halo does not need.
+//
+// The watchdog guards MPI_Win_start, MPI_Win_complete, MPI_Win_wait and
+// MPI_Win_fence. --progress poll calls MPI_Win_test on the exposure epoch
+// (pscw); a fence cannot be tested, so there MPI_Iprobe only drives progress.
+#include <algorithm>
+
+#include "halobw/exchange/method.hpp"
+#include "halobw/platform/mpi.hpp"
+
+namespace halobw {
+
+namespace {
+
+// A landing as numbers, for the set-up exchange: count, subarray[9], then one address per part.
+std::vector<long long> encode(const Landing& l) {
+  std::vector<long long> v{l.count};
+  for (int x : l.subarray) v.push_back(x);
+  for (MPI_Aint a : l.where) v.push_back(static_cast<long long>(a));
+  return v;
+}
+Landing decode(const std::vector<long long>& v) {
+  Landing l;
+  l.count = static_cast<int>(v[0]);
+  for (std::size_t i = 0; i < 9; ++i) l.subarray[i] = static_cast<int>(v[1 + i]);
+  for (std::size_t i = 10; i < v.size(); ++i) l.where.push_back(static_cast<MPI_Aint>(v[i]));
+  return l;
+}
+
+MPI_Group group_of(MPI_Comm comm, std::vector<int> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  MPI_Group all = MPI_GROUP_NULL;
+  MPI_Group some = MPI_GROUP_NULL;
+  check_mpi(MPI_Comm_group(comm, &all), "MPI_Comm_group");
+  check_mpi(MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &some), "MPI_Group_incl");
+  report_mpi(MPI_Group_free(&all), "MPI_Group_free");
+  return some;
+}
+
+class Rma final : public Method {
+ public:
+  Rma(MethodContext ctx, RmaSync sync)
+      : comm_(ctx.comm), wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog), sync_(sync) {
+    make_window(ctx);
+    learn_landings(ctx.comm);
+    std::vector<int> origins;
+    std::vector<int> targets;
+    std::vector<std::string> recvs;
+    std::vector<std::string> sends;
+    for (const Wire& w : wires_) {
+      origins.push_back(w.recv_peer);
+      targets.push_back(w.send_peer);
+      recvs.push_back(w.what_recv);
+      sends.push_back(w.what_send);
+    }
+    origins_ = group_of(ctx.comm, origins);
+    targets_ = group_of(ctx.comm, targets);
+    receives_ = Awaited(std::move(recvs));
+    sends_ = Awaited(std::move(sends));
+  }
+
+  ~Rma() override {
+    for (MPI_Datatype& t : target_types_) {
+      if (t != MPI_DATATYPE_NULL) report_mpi(MPI_Type_free(&t), "MPI_Type_free");
+    }
+    for (MPI_Group* g : {&origins_, &targets_}) {
+      if (*g != MPI_GROUP_NULL) report_mpi(MPI_Group_free(g), "MPI_Group_free");
+    }
+    if (win_ != MPI_WIN_NULL) {
+      for (const Region& r : attached_) report_mpi(MPI_Win_detach(win_, r.base), "MPI_Win_detach");
+      report_mpi(MPI_Win_free(&win_), "MPI_Win_free");
+    }
+  }
+  Rma(const Rma&) = delete;
+  Rma& operator=(const Rma&) = delete;
+
+  void post_receives() override {
+    exposed_done_ = false;
+    started_ = false;
+    if (sync_ == RmaSync::fence) {
+      const Watchdog::Guard armed(watchdog_, "MPI_Win_fence", nullptr, Watchdog::Kind::collective);
+      check_mpi(MPI_Win_fence(0, win_), "MPI_Win_fence");
+      return;
+    }
+    if (!wires_.empty()) check_mpi(MPI_Win_post(origins_, 0, win_), "MPI_Win_post");
+  }
+
+  void send(std::size_t m) override {
+    if (sync_ == RmaSync::pscw && !started_) {
+      const Watchdog::Guard armed(watchdog_, "MPI_Win_start", &sends_, Watchdog::Kind::wait);
+      check_mpi(MPI_Win_start(targets_, 0, win_), "MPI_Win_start");
+      started_ = true;
+    }
+    const Wire& w = wires_[m];
+    const Landing& there = landings_[m];
+    for (std::size_t p = 0; p < w.parts.size(); ++p) {
+      const Endpoint& from = w.parts[p];
+      const bool contiguous = there.contiguous();
+      check_mpi(MPI_Put(from.address, from.count, from.type, w.send_peer, there.where[p],
+                        contiguous ? there.count : 1, contiguous ? MPI_DOUBLE : target_types_[m], win_),
+                "MPI_Put", w.send_peer);
+    }
+  }
+
+  void send_all() override {
+    for (std::size_t m = 0; m < wires_.size(); ++m) send(m);
+  }
+
+  int wait_any() override { return -1; }
+
+  void wait_all() override {
+    if (sync_ == RmaSync::fence) {
+      const Watchdog::Guard armed(watchdog_, "MPI_Win_fence", &receives_, Watchdog::Kind::collective);
+      check_mpi(MPI_Win_fence(0, win_), "MPI_Win_fence");
+      return;
+    }
+    if (wires_.empty()) return;
+    if (started_) {
+      const Watchdog::Guard armed(watchdog_, "MPI_Win_complete", &sends_, Watchdog::Kind::wait);
+      check_mpi(MPI_Win_complete(win_), "MPI_Win_complete");
+    }
+    if (!exposed_done_) {
+      const Watchdog::Guard armed(watchdog_, "MPI_Win_wait", &receives_, Watchdog::Kind::wait);
+      check_mpi(MPI_Win_wait(win_), "MPI_Win_wait");
+    }
+  }
+
+  // True once every put into this rank has landed (the exposure epoch is over).
+  bool test() override {
+    if (sync_ == RmaSync::fence || wires_.empty()) {
+      int flag = 0;
+      check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
+      return false;
+    }
+    if (!exposed_done_) {
+      int flag = 0;
+      check_mpi(MPI_Win_test(win_, &flag), "MPI_Win_test");
+      exposed_done_ = flag != 0;
+    }
+    return exposed_done_;
+  }
+
+  [[nodiscard]] bool lands_one_by_one() const override { return false; }
+
+ private:
+  void make_window(const MethodContext& ctx) {
+    int rc = MPI_SUCCESS;
+    if (ctx.dynamic) {
+      rc = MPI_Win_create_dynamic(MPI_INFO_NULL, ctx.comm, &win_);
+      if (rc == MPI_SUCCESS) {
+        for (const Region& r : ctx.exposed) {
+          rc = MPI_Win_attach(win_, r.base, static_cast<MPI_Aint>(r.bytes));
+          if (rc != MPI_SUCCESS) break;
+          attached_.push_back(r);
+        }
+      }
+    } else {
+      const Region r = ctx.exposed.empty() ? Region{} : ctx.exposed.front();
+      rc = MPI_Win_create(r.base, static_cast<MPI_Aint>(r.bytes), 1, MPI_INFO_NULL, ctx.comm, &win_);
+    }
+    if (rc != MPI_SUCCESS) {
+      try {
+        check_mpi(rc, ctx.dynamic ? "MPI_Win_create_dynamic/MPI_Win_attach" : "MPI_Win_create");
+      } catch (const MpiError& e) {
+        throw MethodUnavailable(std::string(e.what()) +
+                                " (the MPI library will not make this window here; with Open MPI try "
+                                "OMPI_MCA_osc=pt2pt)");
+      }
+    }
+    check_mpi(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+  }
+
+  // Each message's landing comes from the rank it is put to (set-up only).
+  void learn_landings(MPI_Comm comm) {
+    const std::size_t n = wires_.size();
+    std::vector<std::vector<long long>> mine(n);
+    std::vector<std::vector<long long>> theirs(n);
+    std::vector<MPI_Request> requests(2 * n, MPI_REQUEST_NULL);
+    for (std::size_t m = 0; m < n; ++m) {
+      const Wire& w = wires_[m];
+      mine[m] = encode(w.landing);
+      theirs[m].assign(10 + w.parts.size(), 0);
+      check_mpi(MPI_Irecv(theirs[m].data(), static_cast<int>(theirs[m].size()), MPI_LONG_LONG, w.send_peer,
+                          w.tag, comm, &requests[m]),
+                "MPI_Irecv", w.send_peer);
+      check_mpi(MPI_Isend(mine[m].data(), static_cast<int>(mine[m].size()), MPI_LONG_LONG, w.recv_peer, w.tag,
+                          comm, &requests[n + m]),
+                "MPI_Isend", w.recv_peer);
+    }
+    {
+      const Watchdog::Guard armed(watchdog_, "MPI_Waitall", nullptr, Watchdog::Kind::collective);
+      check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+                "MPI_Waitall");
+    }
+    for (std::size_t m = 0; m < n; ++m) {
+      landings_.push_back(decode(theirs[m]));
+      MPI_Datatype t = MPI_DATATYPE_NULL;
+      const Landing& l = landings_.back();
+      if (!l.contiguous()) {
+        check_mpi(MPI_Type_create_subarray(3, &l.subarray[0], &l.subarray[3], &l.subarray[6],
+                                           MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
+                  "MPI_Type_create_subarray");
+        check_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
+      }
+      target_types_.push_back(t);
+    }
+  }
+
+  MPI_Comm comm_;
+  std::vector<Wire> wires_;
+  Watchdog* watchdog_;
+  RmaSync sync_;
+  MPI_Win win_ = MPI_WIN_NULL;
+  std::vector<Region> attached_;
+  std::vector<Landing> landings_;           // where each message goes on its peer
+  std::vector<MPI_Datatype> target_types_;  // the peer's subarray of each message (datatype transport)
+  MPI_Group origins_ = MPI_GROUP_NULL;      // the ranks that put here
+  MPI_Group targets_ = MPI_GROUP_NULL;      // the ranks put to
+  Awaited receives_;
+  Awaited sends_;
+  bool started_ = false;
+  bool exposed_done_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Method> make_rma(MethodContext ctx, RmaSync sync) {
+  return std::make_unique<Rma>(std::move(ctx), sync);
+}
+
+}  // namespace halobw

@@ -1,0 +1,121 @@
+#include "halobw/plan/layout.hpp"
+
+#include <fmt/format.h>
+
+#include <climits>
+#include <string>
+
+namespace halobw {
+
+ProcGrid choose_grid(const Options& opt, int nranks) {
+  return opt.grid ? ProcGrid(*opt.grid) : auto_grid(nranks);
+}
+
+std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
+  std::vector<RowSpec> rows;
+  for (const std::int64_t n : opt.sizes) {
+    const Index3 global =
+        opt.local ? Index3{n * grid.dim(0), n * grid.dim(1), n * grid.dim(2)} : Index3{n, n, n};
+    for (const int h : opt.halos) rows.push_back({n, global, h});
+  }
+  return rows;
+}
+
+std::string row_label(const Options& opt, const RowSpec& row) {
+  return std::string(opt.local ? "L=" : "N=") + std::to_string(row.n) +
+         (opt.halos.size() > 1 ? " H=" + std::to_string(row.halo) : std::string());
+}
+
+Shape shape_of(const Options& opt, const RowSpec& row) {
+  Shape s;
+  s.global = row.global;
+  s.halo = row.halo;
+  s.dirs = opt.stencil == StencilKind::box ? box_directions() : star_directions(opt.axes);
+  s.fields = opt.fields;
+  return s;
+}
+
+std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
+                                           bool any_remote) {
+  if (any_remote) return std::nullopt;
+  const char* names = "xyz";
+  std::string pieces = "all 26 pieces";
+  if (opt.stencil == StencilKind::star) {
+    pieces = "the six faces";
+    for (int a = 0; a < 3; ++a) {
+      if (!opt.all_faces && opt.axes[static_cast<std::size_t>(a)])
+        pieces = std::string("the \u00b1") + names[a] + " faces";
+    }
+  }
+  if (nranks == 1) return "on grid " + grid.str() + " " + pieces + " wrap to the one rank; run on more ranks";
+  std::string hint;
+  for (int a = 0; a < 3; ++a) {
+    if (grid.dim(a) > 1) hint += fmt::format("{}--axis {}", hint.empty() ? "" : " or ", names[a]);
+  }
+  for (int a = 0; a < 3; ++a) {
+    if (!opt.axes[static_cast<std::size_t>(a)]) continue;
+    Dims3 along{1, 1, 1};
+    along[static_cast<std::size_t>(a)] = nranks;
+    hint += fmt::format("{}--grid {},{},{}", hint.empty() ? "" : " or ", along[0], along[1], along[2]);
+    break;
+  }
+  return "on grid " + grid.str() + " " + pieces + " wrap to the same rank; use " + hint;
+}
+
+Status validate_layout(const Options& opt, int nranks) {
+  if (opt.grid) {
+    const Dims3& g = *opt.grid;
+    const std::string where = "grid " + dims_string(g) + " (" + to_string(opt.grid_source) + ")";
+    // No dimension may exceed the rank count: then the product cannot overflow.
+    if (g[0] > nranks || g[1] > nranks || g[2] > nranks) {
+      return fail(where + " has a dimension larger than the job's " + std::to_string(nranks) + " ranks");
+    }
+    const long long product = 1LL * g[0] * g[1] * g[2];
+    if (product != nranks) {
+      return fail(where + " has " + std::to_string(product) + " ranks, but the job has " +
+                  std::to_string(nranks));
+    }
+  }
+  if (opt.overlap && opt.max_halo() > kMaxOverlapReach) {
+    return fail("--overlap takes halo widths up to " + std::to_string(kMaxOverlapReach) + "; --halo has " +
+                std::to_string(opt.max_halo()));
+  }
+  const ProcGrid grid = choose_grid(opt, nranks);
+  const std::vector<RowSpec> rows = row_specs(opt, grid);
+  const char* names = "xyz";
+  for (const RowSpec& r : rows) {
+    const std::string row = row_label(opt, r);
+    // Each global cell's --check value, times the fields, must be exact in a double.
+    const double values = static_cast<double>(r.global[0]) * static_cast<double>(r.global[1]) *
+                          static_cast<double>(r.global[2]) * static_cast<double>(opt.fields);
+    if (opt.check && values >= 9007199254740992.0) {
+      return fail(
+          "--check needs fewer than 2^53 values (cells of the global box times fields), where every "
+          "cell's value is exact in a double; " +
+          row + " on grid " + grid.str() + " has " + dims_string(r.global) + " x " +
+          std::to_string(opt.fields));
+    }
+    for (int a = 0; a < 3; ++a) {
+      const std::int64_t smallest = r.global[a] / grid.dim(a);  // the last blocks get no remainder
+      if (smallest < r.halo) {
+        return fail(row + " on grid " + grid.str() + ": the smallest local extent along " + names[a] +
+                    " is " + std::to_string(smallest) + ", below the halo width " + std::to_string(r.halo));
+      }
+    }
+    // Each message is one MPI count of values: a face of every field it carries.
+    const double carried = opt.messages == Messages::aggregated ? opt.fields : 1;
+    auto largest = [&](int a) { return (r.global[a] + grid.dim(a) - 1) / grid.dim(a); };
+    for (int a = 0; a < 3; ++a) {
+      const double elems = carried * static_cast<double>(r.halo) * static_cast<double>(largest((a + 1) % 3)) *
+                           static_cast<double>(largest((a + 2) % 3));
+      if (elems > static_cast<double>(INT_MAX)) {
+        return fail(row + ": a face normal to " + names[a] + " would hold more than " +
+                    std::to_string(INT_MAX) + " values, beyond one MPI message" +
+                    (carried > 1 ? " (try --messages separate)" : ""));
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace halobw

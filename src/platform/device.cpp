@@ -1,0 +1,186 @@
+#include "halobw/platform/device.hpp"
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
+
+namespace halobw {
+
+std::vector<Backend> build_backends() {
+  std::vector<Backend> b{Backend::host};
+#if defined(KOKKOS_ENABLE_CUDA)
+  b.push_back(Backend::cuda);
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  b.push_back(Backend::hip);
+#endif
+  return b;
+}
+
+std::string kokkos_summary() {
+  std::string s = "Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." +
+                  std::to_string(KOKKOS_VERSION / 100 % 100) + "." + std::to_string(KOKKOS_VERSION % 100) +
+                  " (";
+  std::string spaces;
+#if defined(KOKKOS_ENABLE_SERIAL)
+  spaces += ", Serial";
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  spaces += ", OpenMP";
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  spaces += ", Threads";
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  spaces += ", Cuda";
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  spaces += ", HIP";
+#endif
+  return s + (spaces.empty() ? std::string() : spaces.substr(2)) + ")";
+}
+
+namespace {
+
+int visible_devices(Backend backend) {
+  int count = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (backend == Backend::cuda && cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if (backend == Backend::hip && hipGetDeviceCount(&count) != hipSuccess) count = 0;
+#endif
+  (void)backend;
+  return count;
+}
+
+std::string device_name(Backend backend, int id) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  cudaDeviceProp prop{};
+  if (backend == Backend::cuda && cudaGetDeviceProperties(&prop, id) == cudaSuccess) return prop.name;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  hipDeviceProp_t prop{};
+  if (backend == Backend::hip && hipGetDeviceProperties(&prop, id) == hipSuccess) return prop.name;
+#endif
+  (void)id;
+  return to_string(backend);
+}
+
+}  // namespace
+
+DeviceChoice choose_device(Backend backend, int local_rank) {
+  DeviceChoice c;
+  if (backend == Backend::host) return c;
+  c.visible = visible_devices(backend);
+  if (c.visible < 1) return c;  // reported by the caller
+  c.device_id = local_rank % c.visible;
+  c.name = device_name(backend, c.device_id);
+  return c;
+}
+
+KokkosSession::KokkosSession(int device_id) {
+#if KOKKOS_VERSION >= 30700
+  Kokkos::InitializationSettings settings;
+  if (device_id >= 0) settings.set_device_id(device_id);
+  Kokkos::initialize(settings);
+#else
+  Kokkos::InitArguments args;
+  if (device_id >= 0) args.device_id = device_id;
+  Kokkos::initialize(args);
+#endif
+}
+
+KokkosSession::~KokkosSession() { Kokkos::finalize(); }
+
+GpuQuery query_gpu_support(Backend backend) {
+  GpuQuery q;
+  if (backend == Backend::cuda) {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    q.supported = MPIX_Query_cuda_support();
+    q.how = "MPIX_Query_cuda_support";
+#elif defined(MPIX_GPU_SUPPORT_CUDA)
+    int yes = 0;
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &yes) == MPI_SUCCESS) q.supported = yes != 0;
+    q.how = "MPIX_GPU_query_support";
+#elif defined(MPIX_CUDA_AWARE_SUPPORT)
+    q.supported = 0;
+    q.how = "MPIX_CUDA_AWARE_SUPPORT=0 at compile time";
+#endif
+  } else if (backend == Backend::hip) {
+#if defined(MPIX_HIP_AWARE_SUPPORT) && MPIX_HIP_AWARE_SUPPORT
+    q.supported = MPIX_Query_hip_support();
+    q.how = "MPIX_Query_hip_support";
+#elif defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+    q.supported = MPIX_Query_rocm_support();
+    q.how = "MPIX_Query_rocm_support";
+#elif defined(MPIX_GPU_SUPPORT_HIP)
+    int yes = 0;
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_HIP, &yes) == MPI_SUCCESS) q.supported = yes != 0;
+    q.how = "MPIX_GPU_query_support";
+#endif
+  }
+  return q;
+}
+
+GpuAwareness resolve_gpu_aware(const Options& opt, const GpuQuery& query,
+                               const std::optional<std::string>& mpich_gpu_env) {
+  if (opt.gpu_aware != GpuAwareMode::automatic) {
+    return {opt.gpu_aware == GpuAwareMode::on, opt.gpu_aware_source};
+  }
+  if (query.supported >= 0) return {query.supported == 1, query.how};
+  if (mpich_gpu_env) return {*mpich_gpu_env == "1", "MPICH_GPU_SUPPORT_ENABLED"};
+  return {false, "unknown to the MPI library: staged"};
+}
+
+Expected<TransportChoice> choose_transport(const Options& opt, const GpuAwareness& aware) {
+  TransportChoice c;
+  if (opt.backend == Backend::host) {
+    // Host memory needs no GPU awareness; an explicit "off" stages packed
+    // buffers through a second host buffer, the device path's logic on the host.
+    const bool staged = opt.pack == PackMode::kernel && opt.gpu_aware == GpuAwareMode::off;
+    c.transport = opt.pack == PackMode::datatype ? Transport::datatype
+                  : staged                       ? Transport::staged
+                                                 : Transport::direct;
+    c.gpu_aware = staged ? "0" : "n/a";
+    return c;
+  }
+  c.gpu_aware = aware.aware ? "1" : "0";
+  if (opt.pack == PackMode::datatype) {
+    c.transport = Transport::datatype;
+    if (!aware.aware) {
+      return Failure{ExitCode::bad_input, "--pack datatype on the " + to_string(opt.backend) +
+                                              " backend sends device memory: it needs GPU-aware MPI (" +
+                                              aware.reason + " says no)"};
+    }
+    return c;
+  }
+  c.transport = aware.aware ? Transport::direct : Transport::staged;
+  return c;
+}
+
+std::optional<std::uint64_t> device_free_bytes(Backend backend) {
+  std::size_t free_b = 0;
+  std::size_t total = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (backend == Backend::cuda && cudaMemGetInfo(&free_b, &total) == cudaSuccess) return free_b;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if (backend == Backend::hip && hipMemGetInfo(&free_b, &total) == hipSuccess) return free_b;
+#endif
+  (void)backend;
+  (void)free_b;
+  (void)total;
+  return std::nullopt;
+}
+
+}  // namespace halobw

@@ -1,0 +1,170 @@
+#include "halobw/report/report.hpp"
+#include "halobw/platform/reduce.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
+namespace halobw {
+
+std::string format_header(const HeaderInfo& h) {
+  std::string out;
+  out += fmt::format("# halo-bandwidth {}\n", h.version);
+  out += fmt::format("# backend {} device {}\n", h.backend, h.device);
+  out += fmt::format("# ranks {} nodes {} grid {} directions {} halo {} iters {} warmup {}\n", h.ranks,
+                     h.nodes, h.grid, h.directions, h.halo, h.iters, h.warmup);
+  out += fmt::format("# pack {} self {}\n", h.pack, h.self);
+  out += fmt::format("# stencil {} fields {} messages {} method {}{}\n", h.stencil, h.fields, h.messages,
+                     h.method, h.rma_sync == "-" ? std::string() : " rma-sync " + h.rma_sync);
+  out += fmt::format("# gpu_aware {} contiguous {}\n", h.gpu_aware, h.contiguous ? 1 : 0);
+  if (h.rank_host.size() <= static_cast<std::size_t>(kRankListLimit)) {
+    out += "# rank_device";
+    for (std::size_t r = 0; r < h.rank_device.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_device[r]);
+    out += "\n# rank_host";
+    for (std::size_t r = 0; r < h.rank_host.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_host[r]);
+    out += "\n";
+  } else {
+    // At scale the header grows with the nodes, not the ranks (JSON keeps the full map).
+    for (const NodeEntry& n : node_map(h.rank_host, h.rank_device)) {
+      out += fmt::format("# node {} ranks {} devices {}\n", n.name, compact(n.ranks), compact(n.devices));
+    }
+  }
+  out += fmt::format("# grid_source {} transport {} schedule {}\n", h.grid_source, h.transport, h.schedule);
+  out += fmt::format("# {}\n", kRateDefinition);
+  for (const auto& note : h.notes) out += "# " + note + "\n";
+  return out;
+}
+
+std::vector<NodeEntry> node_map(const std::vector<std::string>& rank_host,
+                                const std::vector<int>& rank_device, const std::vector<int>& rank_cores) {
+  std::vector<NodeEntry> nodes;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t r = 0; r < rank_host.size(); ++r) {
+    const auto [it, fresh] = index.emplace(rank_host[r], nodes.size());
+    if (fresh) nodes.push_back({rank_host[r], {}, {}});
+    NodeEntry& n = nodes[it->second];
+    n.ranks.push_back(static_cast<int>(r));
+    n.devices.push_back(r < rank_device.size() ? rank_device[r] : -1);
+    if (r < rank_cores.size()) n.cores = rank_cores[r];
+  }
+  return nodes;
+}
+
+std::string compact(const std::vector<int>& values) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < values.size()) {
+    std::size_t j = i;
+    std::string item;
+    if (i + 1 < values.size() && values[i + 1] == values[i]) {
+      while (j + 1 < values.size() && values[j + 1] == values[i]) ++j;
+      item = fmt::format("{}*{}", values[i], j - i + 1);
+    } else {
+      while (values[i] >= 0 && j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+      item = j > i ? fmt::format("{}-{}", values[i], values[j]) : std::to_string(values[i]);
+    }
+    out += (out.empty() ? "" : ",") + item;
+    i = j + 1;
+  }
+  return out;
+}
+
+double uni_gbps(std::uint64_t bytes, double seconds) {
+  return seconds > 0.0 ? static_cast<double>(bytes) / seconds / 1.0e9 : 0.0;
+}
+
+std::optional<double> efficiency(const Row& row) {
+  if (!row.phases || row.send_max == 0 || row.seconds <= 0.0) return std::nullopt;
+  return row.phases->xfer / row.seconds;  // (Send/T) / (Send/Xfer)
+}
+
+HiddenVerdict hidden_share(const OverlapFigures& f) {
+  constexpr double kUs = 1.0e6;
+  const double exchange = f.blocking - f.comp;  // what the exchange adds to the stencil
+  const double saved = f.blocking - f.overlapped;
+  const std::string noise = fmt::format("the noise {:.1f} us (the largest spread of {} interleaved rounds)",
+                                        f.noise * kUs, f.rounds);
+  if (exchange <= f.noise) {
+    return {std::nullopt, fmt::format("the exchange, Blocking_us - Comp_us = {:.1f} us, is within {}",
+                                      exchange * kUs, noise)};
+  }
+  if (std::abs(saved) <= f.noise) {
+    return {std::nullopt,
+            fmt::format("what overlapping saved, Blocking_us - Overlap_us = {:.1f} us, is within {}",
+                        saved * kUs, noise)};
+  }
+  if (saved < 0) {
+    return {std::nullopt,
+            fmt::format("the overlapped step is slower than the blocking one by {:.1f} us, beyond {}",
+                        -saved * kUs, noise)};
+  }
+  if (f.overlapped < f.comp) {
+    // Faster than the stencil alone: within the noise that is all of the exchange hidden.
+    if (f.comp - f.overlapped <= f.noise) return {1.0, {}};
+    return {std::nullopt,
+            fmt::format("the overlapped step is faster than the stencil alone by {:.1f} us, beyond {}",
+                        (f.comp - f.overlapped) * kUs, noise)};
+  }
+  return {saved / exchange, {}};
+}
+
+Phases reduce_phases(const Comm& comm, const Phases& mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  struct {
+    double sum;
+    int rank;
+  } me{mine.sum(), comm.rank()}, busiest{0, 0};
+  check_mpi(MPI_Allreduce(&me, &busiest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm.get()), "MPI_Allreduce");
+  std::array<double, 5> v{mine.pack, mine.mpi, mine.stage, mine.unpack, mine.xfer};
+  check_mpi(MPI_Bcast(v.data(), 5, MPI_DOUBLE, busiest.rank, comm.get()), "MPI_Bcast");
+  return {v[0], v[1], v[2], v[3], mine.xfer};
+}
+
+HugeFigures reduce_huge(const Comm& comm, std::uint64_t field_bytes, std::uint64_t huge_bytes) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const std::array<double, 2> mine{static_cast<double>(field_bytes) / kMiB,
+                                   static_cast<double>(huge_bytes) / kMiB};
+  std::array<double, 2> lo{};
+  std::array<double, 2> hi{};
+  check_mpi(MPI_Allreduce(mine.data(), lo.data(), 2, MPI_DOUBLE, MPI_MIN, comm.get()), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(mine.data(), hi.data(), 2, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
+  return {lo[0], hi[0], lo[1], hi[1]};
+}
+
+Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine) {
+  const auto armed = comm.guard("MPI_Allreduce");
+  Row row;
+  row.n = n;
+  const MPI_Comm c = comm.get();
+  std::vector<double> slowest(mine.seconds.size());
+  check_mpi(MPI_Allreduce(mine.seconds.data(), slowest.data(), static_cast<int>(slowest.size()), MPI_DOUBLE,
+                          MPI_MAX, c),
+            "MPI_Allreduce");
+  const Spread s = spread(slowest);
+  row.seconds = s.median;
+  row.median_block = static_cast<int>(s.median_index);
+  if (slowest.size() > 1) {
+    row.min_seconds = s.min;
+    row.max_seconds = s.max;
+  }
+  const auto bytes = static_cast<unsigned long long>(mine.remote_bytes);
+  unsigned long long lo = 0;
+  unsigned long long hi = 0;
+  check_mpi(MPI_Allreduce(&bytes, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, c), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&bytes, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, c), "MPI_Allreduce");
+  row.send_min = lo;
+  row.send_max = hi;
+  const PieceCounts& m = mine.counts;
+  const std::array<int, 5> counts{m.remote_faces, m.self_faces, m.offnode_faces, m.remote_edges,
+                                  m.remote_corners};
+  std::array<int, 5> maxima{};
+  check_mpi(MPI_Allreduce(counts.data(), maxima.data(), 5, MPI_INT, MPI_MAX, c), "MPI_Allreduce");
+  row.counts = {maxima[0], maxima[1], maxima[2], maxima[3], maxima[4]};
+  return row;
+}
+
+}  // namespace halobw
