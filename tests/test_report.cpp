@@ -53,19 +53,13 @@ TEST(Report, SendMinColumn) {
 
 TEST(Report, HeaderLines) {
   HeaderInfo h;
-  h.version = "9.9";
-  h.ranks = 2;
-  h.grid = "1x1x2";
-  h.grid_source = "auto";
-  h.directions = "z";
-  h.pack = "datatype";
-  h.self = "copy";
-  h.gpu_aware = "n/a";
-  h.transport = "datatype";
-  h.schedule = "-";
+  h.run.version = "9.9";
+  h.run.ranks = 2;
+  h.run.grid = {1, 1, 2};
+  h.run.options.axes = {false, false, true};
   h.rank_device = {-1, -1};
   h.rank_host = {"a", "b"};
-  h.nodes = 2;
+  h.run.nodes = 2;
   h.notes = {"a note"};
   const std::string s = format_header(h);
   std::istringstream in(s);
@@ -83,6 +77,15 @@ TEST(Report, HeaderLines) {
   EXPECT_EQ(lines[8], "# grid_source auto transport datatype schedule -");
   EXPECT_EQ(lines[9], "# Uni_GBps = remote send bytes / time / 1e9; Duplex_GBps = 2 * Uni_GBps");
   EXPECT_EQ(lines[10], "# a note");
+  // The settings table prints what the run decided: rma-sync only with --method rma, the
+  // schedule only on a packing transport.
+  h.run.options.method = MethodKind::rma;
+  h.run.transport = Transport::direct;
+  const std::string rma = format_header(h);
+  EXPECT_NE(rma.find("# stencil star fields 1 messages aggregated method rma rma-sync pscw\n"),
+            std::string::npos);
+  EXPECT_NE(rma.find("# gpu_aware n/a contiguous 1\n"), std::string::npos);
+  EXPECT_NE(rma.find("# grid_source auto transport direct schedule pipelined\n"), std::string::npos);
   // Above 64 ranks, one line per node: the header grows with the nodes, not the ranks.
   HeaderInfo big = h;
   big.rank_host.assign(130, "a");
@@ -154,7 +157,7 @@ TEST(Columns, OneTableForEveryFormat) {
     ++names;
   }
   std::size_t settings_csv = 0;
-  for (const Setting& st : settings()) settings_csv += st.csv ? 1 : 0;
+  settings_csv = run_settings().size();
   EXPECT_EQ(static_cast<std::size_t>(std::count(header.begin(), header.end(), ',')),
             names + settings_csv + provenance().size() + status_columns().size() - 1);
   Row row;
@@ -165,8 +168,8 @@ TEST(Columns, OneTableForEveryFormat) {
   row.seconds = 2e-6;
   row.counts.remote_faces = 2;
   Results r;
-  r.run.grid = "1x1x2";
-  r.run.command_line = {"halo-bandwidth", "--sizes", "16,32"};
+  r.header.run.grid = {1, 1, 2};
+  r.header.command_line = {"halo-bandwidth", "--sizes", "16,32"};
   // Unmeasured groups stay empty; Send_min_B, Global and H are in every row; a comma is quoted.
   const std::string plain = csv_row(r, row);
   EXPECT_NE(plain.find(",16,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,,,4096,,,"), std::string::npos) << plain;

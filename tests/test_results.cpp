@@ -46,11 +46,9 @@ class TempDir {
 
 Results two_rows() {
   Results r;
-  r.run.version = "0.1.0";
-  r.run.grid = "1x1x2";
-  r.run.grid_dims = {1, 1, 2};
-  r.run.halo = "1";
-  r.run.command_line = {"halo-bandwidth"};
+  r.header.run.version = "0.1.0";
+  r.header.run.grid = {1, 1, 2};
+  r.header.command_line = {"halo-bandwidth"};
   for (std::int64_t n : {16, 32}) {
     Row row;
     row.n = n;

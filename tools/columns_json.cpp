@@ -35,13 +35,9 @@ int main() try {
                                  .add(halobw::Group::hugepages);
   for (const halobw::Column* c : halobw::table_columns(all)) table.push_back(c->name);
   ordered_json settings = ordered_json::array();
-  for (const halobw::Setting& s : halobw::settings()) {
-    const char* type = s.type == halobw::Setting::Type::integer    ? "integer"
-                       : s.type == halobw::Setting::Type::number   ? "number"
-                       : s.type == halobw::Setting::Type::grid     ? "grid"
-                       : s.type == halobw::Setting::Type::int_list ? "integer list"
-                                                                   : "text";
-    settings.push_back({{"name", s.name}, {"csv", s.csv}, {"json_run", s.json_run}, {"type", type}});
+  for (const halobw::Setting& s : halobw::run_settings()) {
+    settings.push_back(
+        {{"name", s.name}, {"csv", true}, {"json_run", s.json_run}, {"type", halobw::type_name(s.type)}});
   }
   const ordered_json doc = {{"columns", cols}, {"table_order", table}, {"settings", settings}};
   std::puts(doc.dump(1).c_str());

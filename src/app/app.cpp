@@ -134,9 +134,7 @@ std::string utc_now() {
 }
 
 // Provenance for the CSV and JSON outputs (rank 0's view of the environment).
-void add_provenance(HeaderInfo& h, const Options& opt, const ProcGrid& grid,
-                    const std::vector<std::string>& args, const EnvLookup& env) {
-  h.commit = HALOBW_GIT_COMMIT;
+void add_provenance(HeaderInfo& h, const std::vector<std::string>& args, const EnvLookup& env) {
   h.build_type = HALOBW_BUILD_TYPE;
   h.compiler = HALOBW_COMPILER;
   h.kokkos = kokkos_summary();
@@ -145,8 +143,6 @@ void add_provenance(HeaderInfo& h, const Options& opt, const ProcGrid& grid,
   h.command_line.emplace_back("halo-bandwidth");
   h.command_line.insert(h.command_line.end(), args.begin(), args.end());
   h.start_utc = utc_now();
-  h.grid_dims = grid.dims();
-  h.repeats = opt.repeats;
   for (const char* name : kProvenanceEnvironment) h.environment.emplace_back(name, env(name));
 }
 
@@ -213,14 +209,14 @@ void add_node_cores(const Comm& comm, HeaderInfo& h) {
   const std::vector<NodeEntry> nodes = node_map(h.rank_host, h.rank_device, h.rank_cores);
   for (const NodeEntry& n : nodes) {
     const double per_core = static_cast<double>(n.ranks.size()) / std::max(1, n.cores);
-    if (per_core > h.ranks_per_core) h.ranks_per_core = per_core, worst = &n;
+    if (per_core > h.run.ranks_per_core) h.run.ranks_per_core = per_core, worst = &n;
   }
-  h.oversubscribed = h.ranks_per_core > 1.0;
-  if (!h.oversubscribed || worst == nullptr) return;
+  h.run.oversubscribed = h.run.ranks_per_core > 1.0;
+  if (!h.run.oversubscribed || worst == nullptr) return;
   h.notes.push_back(fmt::format(
       "oversubscribed: on some node the ranks outnumber the cores, up to {:.2f} ranks per core (node {}: {} "
       "ranks, {} cores); these rows time the scheduler as much as MPI",
-      h.ranks_per_core, worst->name, worst->ranks.size(), worst->cores));
+      h.run.ranks_per_core, worst->name, worst->ranks.size(), worst->cores));
 }
 
 // The launcher's own count of tasks, against the ranks MPI sees. A launcher
@@ -264,33 +260,16 @@ HeaderInfo make_header(const Comm& comm, const Options& opt, const ProcGrid& gri
                        const TransportChoice& tc, const GpuAwareness& aware, const Groups& groups,
                        const EnvLookup& env, bool any_remote) {
   HeaderInfo h;
-  h.version = HALOBW_VERSION;
-  h.backend = to_string(opt.backend);
-  h.device = dev.name;
-  h.ranks = comm.size();
-  h.nodes = static_cast<int>(std::set<std::string>(hosts.begin(), hosts.end()).size());
-  h.grid = grid.str();
-  h.grid_source = to_string(opt.grid_source);
-  h.directions = opt.directions();
-  h.halo = opt.halo_list();
-  h.fields = opt.fields;
-  h.messages = to_string(opt.messages);
-  h.method = to_string(opt.method);
-  h.rma_sync = opt.method == MethodKind::rma ? to_string(opt.rma_sync) : "-";
-  h.local = opt.local;
-  h.iters = opt.iters;
-  h.warmup = opt.warmup;
-  h.pack = to_string(opt.pack);
-  h.self = to_string(opt.self);
-  h.gpu_aware = tc.gpu_aware;
-  h.contiguous = packs(tc.transport);
-  h.transport = to_string(tc.transport);
-  h.hugepages = to_string(opt.hugepages);
-  h.stencil = to_string(opt.stencil);
-  h.overlap = opt.overlap;
-  h.streams = opt.streams;
-  h.progress = to_string(opt.progress);
-  h.schedule = packs(tc.transport) ? to_string(opt.schedule) : "-";
+  RunInfo& run = h.run;
+  run.options = opt;
+  run.version = HALOBW_VERSION;
+  run.commit = HALOBW_GIT_COMMIT;
+  run.device = dev.name;
+  run.ranks = comm.size();
+  run.nodes = static_cast<int>(std::set<std::string>(hosts.begin(), hosts.end()).size());
+  run.grid = grid.dims();
+  run.transport = tc.transport;
+  run.gpu_aware = tc.gpu_aware;
   h.rank_device.resize(static_cast<std::size_t>(comm.size()));
   check_mpi(MPI_Allgather(&dev.device_id, 1, MPI_INT, h.rank_device.data(), 1, MPI_INT, comm.get()),
             "MPI_Allgather");
@@ -488,7 +467,7 @@ int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
   }
   header.notes.push_back(memory_summary);
   add_node_cores(comm, header);
-  add_provenance(header, opt, grid, args, env);
+  add_provenance(header, args, env);
   header.mpi_thread = thread_level_name(thread_level);
   return measure_and_report(comm, setup, header, nothing_crosses(opt, grid, comm.size(), facts.any_remote));
 }

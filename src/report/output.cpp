@@ -124,7 +124,7 @@ Status Output::put(const std::string& text) {
 
 Status Output::begin(const HeaderInfo& run, const Groups& groups) {
   const std::lock_guard<std::timed_mutex> lock(mutex_);
-  results_.run = run;
+  results_.header = run;
   results_.groups = groups;
   if (table_on_stdout_) put(format_header(run) + format_columns(groups));
   return error_;

@@ -12,14 +12,11 @@ namespace halobw {
 
 std::string format_header(const HeaderInfo& h) {
   std::string out;
-  out += fmt::format("# halo-bandwidth {}\n", h.version);
-  out += fmt::format("# backend {} device {}\n", h.backend, h.device);
-  out += fmt::format("# ranks {} nodes {} grid {} directions {} halo {} iters {} warmup {}\n", h.ranks,
-                     h.nodes, h.grid, h.directions, h.halo, h.iters, h.warmup);
-  out += fmt::format("# pack {} self {}\n", h.pack, h.self);
-  out += fmt::format("# stencil {} fields {} messages {} method {}{}\n", h.stencil, h.fields, h.messages,
-                     h.method, h.rma_sync == "-" ? std::string() : " rma-sync " + h.rma_sync);
-  out += fmt::format("# gpu_aware {} contiguous {}\n", h.gpu_aware, h.contiguous ? 1 : 0);
+  auto settings_line = [&](int line) {
+    const std::string text = header_line(line, h.run);
+    if (!text.empty()) out += "# " + text + "\n";
+  };
+  for (int line = 1; line <= kHeaderLinesBeforeRanks; ++line) settings_line(line);
   if (h.rank_host.size() <= static_cast<std::size_t>(kRankListLimit)) {
     out += "# rank_device";
     for (std::size_t r = 0; r < h.rank_device.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_device[r]);
@@ -32,7 +29,8 @@ std::string format_header(const HeaderInfo& h) {
       out += fmt::format("# node {} ranks {} devices {}\n", n.name, compact(n.ranks), compact(n.devices));
     }
   }
-  out += fmt::format("# grid_source {} transport {} schedule {}\n", h.grid_source, h.transport, h.schedule);
+  for (int line = kHeaderLinesBeforeRanks + 1; line <= kHeaderLinesBeforeRanks + 2; ++line)
+    settings_line(line);
   out += fmt::format("# {}\n", kRateDefinition);
   for (const auto& note : h.notes) out += "# " + note + "\n";
   return out;

@@ -9,7 +9,6 @@ namespace halobw {
 namespace {
 
 using nlohmann::ordered_json;
-using Type = Setting::Type;
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
   std::string out;
@@ -17,56 +16,18 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
   return out;
 }
 
-std::string flag(bool on) { return on ? "1" : "0"; }
-
-const std::vector<Setting> kSettings{
-    {"program", true, false, Type::text, [](const HeaderInfo&) { return std::string("halo-bandwidth"); }},
-    {"version", true, false, Type::text, [](const HeaderInfo& h) { return h.version; }},
-    {"commit", true, false, Type::text, [](const HeaderInfo& h) { return h.commit; }},
-    {"backend", true, true, Type::text, [](const HeaderInfo& h) { return h.backend; }},
-    {"device", true, true, Type::text, [](const HeaderInfo& h) { return h.device; }},
-    {"ranks", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.ranks); }},
-    {"nodes", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.nodes); }},
-    {"oversubscribed", true, true, Type::integer, [](const HeaderInfo& h) { return flag(h.oversubscribed); }},
-    {"ranks_per_core", true, true, Type::number,
-     [](const HeaderInfo& h) { return fmt::format("{:.2f}", h.ranks_per_core); }},
-    {"grid", true, true, Type::grid, [](const HeaderInfo& h) { return h.grid; }},
-    {"grid_source", true, true, Type::text, [](const HeaderInfo& h) { return h.grid_source; }},
-    {"directions", true, true, Type::text, [](const HeaderInfo& h) { return h.directions; }},
-    {"halo", true, true, Type::int_list, [](const HeaderInfo& h) { return h.halo; }},
-    {"iters", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.iters); }},
-    {"warmup", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.warmup); }},
-    {"repeats", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.repeats); }},
-    {"pack", true, true, Type::text, [](const HeaderInfo& h) { return h.pack; }},
-    {"self", true, true, Type::text, [](const HeaderInfo& h) { return h.self; }},
-    {"transport", true, true, Type::text, [](const HeaderInfo& h) { return h.transport; }},
-    {"schedule", true, true, Type::text, [](const HeaderInfo& h) { return h.schedule; }},
-    {"gpu_aware", true, true, Type::text, [](const HeaderInfo& h) { return h.gpu_aware; }},
-    {"contiguous", true, true, Type::integer, [](const HeaderInfo& h) { return flag(h.contiguous); }},
-    {"hugepages", true, true, Type::text, [](const HeaderInfo& h) { return h.hugepages; }},
-    {"stencil", true, true, Type::text, [](const HeaderInfo& h) { return h.stencil; }},
-    {"overlap", true, true, Type::integer, [](const HeaderInfo& h) { return flag(h.overlap); }},
-    {"streams", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.streams); }},
-    {"progress", true, true, Type::text, [](const HeaderInfo& h) { return h.progress; }},
-    {"local", true, true, Type::integer, [](const HeaderInfo& h) { return flag(h.local); }},
-    {"fields", true, true, Type::integer, [](const HeaderInfo& h) { return std::to_string(h.fields); }},
-    {"messages", true, true, Type::text, [](const HeaderInfo& h) { return h.messages; }},
-    {"method", true, true, Type::text, [](const HeaderInfo& h) { return h.method; }},
-    {"rma_sync", true, true, Type::text, [](const HeaderInfo& h) { return h.rma_sync; }},
-};
-
 // Provenance: CSV columns after the measurements (JSON holds them in "program" and "run").
-const std::vector<Setting> kProvenance{
-    {"command_line", true, false, Type::text, [](const HeaderInfo& h) { return join(h.command_line, " "); }},
-    {"start_utc", true, false, Type::text, [](const HeaderInfo& h) { return h.start_utc; }},
-    {"build", true, false, Type::text,
+const std::vector<ProvenanceField> kProvenance{
+    {"command_line", [](const HeaderInfo& h) { return join(h.command_line, " "); }},
+    {"start_utc", [](const HeaderInfo& h) { return h.start_utc; }},
+    {"build",
      [](const HeaderInfo& h) {
        return fmt::format("{}; {}; {}; backends {}", h.build_type, h.compiler, h.kokkos,
                           join(h.backends, " "));
      }},
-    {"mpi_library", true, false, Type::text, [](const HeaderInfo& h) { return h.mpi_library; }},
-    {"mpi_thread", true, false, Type::text, [](const HeaderInfo& h) { return h.mpi_thread; }},
-    {"hosts", true, false, Type::text,
+    {"mpi_library", [](const HeaderInfo& h) { return h.mpi_library; }},
+    {"mpi_thread", [](const HeaderInfo& h) { return h.mpi_thread; }},
+    {"hosts",
      [](const HeaderInfo& h) {
        std::vector<std::string> text;
        for (const NodeEntry& n : node_map(h.rank_host, h.rank_device, h.rank_cores)) {
@@ -75,7 +36,7 @@ const std::vector<Setting> kProvenance{
        }
        return join(text, "; ");
      }},
-    {"environment", true, false, Type::text,
+    {"environment",
      [](const HeaderInfo& h) {
        std::vector<std::string> env;
        for (const auto& [name, v] : h.environment) env.push_back(name + "=" + v.value_or("(unset)"));
@@ -90,30 +51,23 @@ std::vector<std::string> status_fields(const RunStatus& s) {
           join(s.warnings, "; ")};
 }
 
-// A setting's text as its JSON type.
-ordered_json typed(const Setting& s, const HeaderInfo& h) {
-  const std::string v = s.value(h);
+// A setting as its JSON type.
+ordered_json typed(const Setting& s, const RunInfo& run) {
+  const SettingValue v = s.value(run);
   switch (s.type) {
-    case Type::integer:
-      return std::stoll(v);
-    case Type::number:
-      return std::stod(v);
-    case Type::grid:
-      return h.grid_dims;
-    case Type::int_list: {
-      ordered_json list = ordered_json::array();
-      std::size_t start = 0;
-      while (start <= v.size()) {
-        const std::size_t comma = std::min(v.find(',', start), v.size());
-        list.push_back(std::stoll(v.substr(start, comma - start)));
-        start = comma + 1;
-      }
-      return list;
-    }
-    case Type::text:
-      return v;
+    case Setting::Type::text:
+      return std::get<std::string>(v);
+    case Setting::Type::integer:
+    case Setting::Type::flag:
+      return std::get<std::int64_t>(v);
+    case Setting::Type::number:
+      return std::get<double>(v);
+    case Setting::Type::grid:
+      return std::get<Dims3>(v);
+    case Setting::Type::int_list:
+      return std::get<std::vector<int>>(v);
   }
-  return v;
+  return nullptr;
 }
 
 ordered_json json_hosts(const HeaderInfo& h) {
@@ -126,9 +80,9 @@ ordered_json json_hosts(const HeaderInfo& h) {
 
 ordered_json json_run(const HeaderInfo& h) {
   ordered_json run = {{"command_line", h.command_line}, {"start_utc", h.start_utc}};
-  for (const Setting& s : kSettings) {
+  for (const Setting& s : run_settings()) {
     if (!s.json_run) continue;
-    run[s.name] = typed(s, h);
+    run[s.name] = typed(s, h.run);
     if (std::string(s.name) == "nodes") run["hosts"] = json_hosts(h);  // the nodes, then who is on them
   }
   ordered_json env = ordered_json::object();
@@ -171,17 +125,14 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
-const std::vector<Setting>& settings() { return kSettings; }
-const std::vector<Setting>& provenance() { return kProvenance; }
+const std::vector<ProvenanceField>& provenance() { return kProvenance; }
 const std::vector<const char*>& status_columns() { return kStatusColumns; }
 
 std::string csv_header() {
   std::vector<std::string> names;
-  for (const Setting& s : kSettings) {
-    if (s.csv) names.emplace_back(s.name);
-  }
+  for (const Setting& s : run_settings()) names.emplace_back(s.name);
   for (const Column& c : columns()) names.emplace_back(c.name);
-  for (const Setting& s : kProvenance) names.emplace_back(s.name);
+  for (const ProvenanceField& p : kProvenance) names.emplace_back(p.name);
   for (const char* name : kStatusColumns) names.emplace_back(name);
   return join(names, ",") + "\n";
 }
@@ -190,13 +141,11 @@ std::string csv_row(const Results& r, const Row& row) {
   // The table's decimals, so CSV and table agree number for number; columns
   // this run did not measure stay empty.
   std::vector<std::string> fields;
-  for (const Setting& s : kSettings) {
-    if (s.csv) fields.push_back(csv_field(s.value(r.run)));
-  }
+  for (const Setting& s : run_settings()) fields.push_back(csv_field(setting_text(s, r.header.run)));
   for (const Column& c : columns()) {
     fields.push_back(in_files(c, r.groups) ? csv_field(csv_text(c, c.value(row))) : "");
   }
-  for (const Setting& s : kProvenance) fields.push_back(csv_field(s.value(r.run)));
+  for (const ProvenanceField& p : kProvenance) fields.push_back(csv_field(p.value(r.header)));
   for (const std::string& f : status_fields(r.status)) fields.push_back(csv_field(f));
   return join(fields, ",") + "\n";
 }
@@ -234,9 +183,9 @@ std::string json_row(const Row& row, const Groups& groups) {
 }
 
 std::string render_json(const Results& r) {
-  const HeaderInfo& h = r.run;
+  const HeaderInfo& h = r.header;
   const ordered_json program = {
-      {"name", "halo-bandwidth"},   {"version", h.version},         {"commit", h.commit},
+      {"name", "halo-bandwidth"},   {"version", h.run.version},     {"commit", h.run.commit},
       {"build_type", h.build_type}, {"compiler", h.compiler},       {"kokkos", h.kokkos},
       {"backends", h.backends},     {"mpi_library", h.mpi_library}, {"mpi_thread", h.mpi_thread}};
   const ordered_json head = {{"schema", "halo-bandwidth-result"},

@@ -15,41 +15,21 @@
 #include "halobw/plan/pieces.hpp"
 #include "halobw/platform/mpi.hpp"
 #include "halobw/platform/reduce.hpp"
+#include "halobw/report/run_settings.hpp"
 
 namespace halobw {
 
+// What the header and the result files say of a run: its settings (the
+// table in run_settings.hpp), who ran where, the notes, and the provenance.
 struct HeaderInfo {
-  std::string version;
-  std::string backend = "host";
-  std::string device = "host";
-  int ranks = 1;
-  int nodes = 1;
-  std::string grid;         // "GXxGYxGZ"
-  std::string grid_source;  // "auto", "--grid", "OPENPFC_FD_PROC_GRID"
-  std::string directions;   // "x", "y", "z", "all"
-  std::string halo = "1";   // the widths as given: "1", "1,2,4"
-  int fields = 1;
-  std::string messages = "aggregated";
-  std::string method = "p2p";
-  std::string rma_sync = "-";  // "pscw", "fence"; "-" unless --method rma
-  bool local = false;          // rows are per-rank sides (--local)
-  int iters = 50;
-  int warmup = 5;
-  std::string pack;         // "datatype", "kernel"
-  std::string self;         // "copy", "mpi"
-  std::string gpu_aware;    // "n/a", "0", "1"
-  bool contiguous = false;  // faces travel as packed contiguous buffers
-  std::string transport;    // "datatype", "direct", "staged"
-  std::string schedule;     // "bulk", "pipelined"; "-" on the datatype transport
+  RunInfo run;
   std::vector<int> rank_device;
   std::vector<std::string> rank_host;
-  std::vector<int> rank_cores;     // the cores of each rank's node
-  bool oversubscribed = false;     // on some node the ranks outnumber the cores
-  double ranks_per_core = 0;       // the most over the nodes
-  std::vector<std::string> notes;  // further '#' lines, without the '# '
+  std::vector<int> rank_cores;                              // the cores of each rank's node
+  std::vector<std::string> notes;                           // further '#' lines, without the '# '
+  std::vector<std::pair<std::string, std::string>> limits;  // column and what it measures
 
   // Provenance, carried by the CSV and JSON outputs.
-  std::string commit;
   std::string build_type;
   std::string compiler;
   std::string kokkos;
@@ -58,15 +38,7 @@ struct HeaderInfo {
   std::string mpi_thread;  // the thread level MPI_Init_thread provided
   std::vector<std::string> command_line;
   std::string start_utc;  // "2026-11-30T12:00:00Z"
-  std::array<int, 3> grid_dims{1, 1, 1};
-  int repeats = 1;
   std::vector<std::pair<std::string, std::optional<std::string>>> environment;
-  std::vector<std::pair<std::string, std::string>> limits;  // column and what it measures
-  std::string hugepages = "off";                            // --hugepages
-  std::string stencil = "star";                             // --stencil
-  bool overlap = false;                                     // --overlap
-  int streams = 1;                                          // --streams
-  std::string progress = "wait";                            // --progress
 };
 
 // The ranks of one node, the device each uses, in rank order, and its cores.

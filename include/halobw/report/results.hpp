@@ -29,24 +29,20 @@ struct RunStatus {
 
 // Everything a result file holds.
 struct Results {
-  HeaderInfo run;
+  HeaderInfo header;
   Groups groups;
   std::vector<Row> rows;
   RunStatus status;
 };
 
-// One run setting as the files carry it: a CSV column and/or a member of the
-// JSON document's "run" object (program, version and commit go to "program").
-struct Setting {
+// The provenance: CSV columns after the measurements, the same on every row
+// of a run (JSON holds them in "program" and "run"). The settings are in
+// run_settings.hpp.
+struct ProvenanceField {
   const char* name;
-  bool csv;
-  bool json_run;
-  enum class Type { text, integer, number, grid, int_list } type;
   std::string (*value)(const HeaderInfo&);
 };
-[[nodiscard]] const std::vector<Setting>& settings();
-// The provenance: CSV columns after the measurements, the same on every row of a run.
-[[nodiscard]] const std::vector<Setting>& provenance();
+[[nodiscard]] const std::vector<ProvenanceField>& provenance();
 // The status: the last CSV columns, the same on every row of a run.
 [[nodiscard]] const std::vector<const char*>& status_columns();
 

@@ -1,0 +1,115 @@
+#include "halobw/report/run_settings.hpp"
+
+#include <fmt/format.h>
+
+namespace halobw {
+
+namespace {
+
+using Type = Setting::Type;
+using H = Setting::Header;
+
+const Options& opt(const RunInfo& r) { return r.options; }
+SettingValue word(std::string s) { return s; }
+SettingValue whole(std::int64_t v) { return v; }
+
+const std::vector<Setting> kSettings{
+    {"program", Type::text, [](const RunInfo&) { return word("halo-bandwidth"); }, false},
+    {"version", Type::text, [](const RunInfo& r) { return word(r.version); }, false, H{1, "halo-bandwidth"}},
+    {"commit", Type::text, [](const RunInfo& r) { return word(r.commit); }, false},
+    {"backend", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).backend)); }, true, H{2}},
+    {"device", Type::text, [](const RunInfo& r) { return word(r.device); }, true, H{2}},
+    {"ranks", Type::integer, [](const RunInfo& r) { return whole(r.ranks); }, true, H{3}},
+    {"nodes", Type::integer, [](const RunInfo& r) { return whole(r.nodes); }, true, H{3}},
+    {"oversubscribed", Type::flag, [](const RunInfo& r) { return whole(r.oversubscribed); }},
+    {"ranks_per_core", Type::number, [](const RunInfo& r) { return SettingValue(r.ranks_per_core); }},
+    {"grid", Type::grid, [](const RunInfo& r) { return SettingValue(r.grid); }, true, H{3}},
+    {"grid_source", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).grid_source)); }, true,
+     H{8}},
+    {"directions", Type::text, [](const RunInfo& r) { return word(opt(r).directions()); }, true, H{3}},
+    {"halo", Type::int_list, [](const RunInfo& r) { return SettingValue(opt(r).halos); }, true, H{3}},
+    {"iters", Type::integer, [](const RunInfo& r) { return whole(opt(r).iters); }, true, H{3}},
+    {"warmup", Type::integer, [](const RunInfo& r) { return whole(opt(r).warmup); }, true, H{3}},
+    {"repeats", Type::integer, [](const RunInfo& r) { return whole(opt(r).repeats); }},
+    {"pack", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).pack)); }, true, H{4}},
+    {"self", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).self)); }, true, H{4}},
+    {"transport", Type::text, [](const RunInfo& r) { return word(to_string(r.transport)); }, true, H{8}},
+    {"schedule", Type::text,
+     [](const RunInfo& r) { return word(packs(r.transport) ? to_string(opt(r).schedule) : "-"); }, true,
+     H{8}},
+    {"gpu_aware", Type::text, [](const RunInfo& r) { return word(r.gpu_aware); }, true, H{6}},
+    {"contiguous", Type::flag, [](const RunInfo& r) { return whole(packs(r.transport)); }, true, H{6}},
+    {"hugepages", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).hugepages)); }},
+    {"stencil", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).stencil)); }, true, H{5}},
+    {"overlap", Type::flag, [](const RunInfo& r) { return whole(opt(r).overlap); }},
+    {"streams", Type::integer, [](const RunInfo& r) { return whole(opt(r).streams); }},
+    {"progress", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).progress)); }},
+    {"local", Type::flag, [](const RunInfo& r) { return whole(opt(r).local); }},
+    {"fields", Type::integer, [](const RunInfo& r) { return whole(opt(r).fields); }, true, H{5}},
+    {"messages", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).messages)); }, true, H{5}},
+    {"method", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).method)); }, true, H{5}},
+    {"rma_sync", Type::text,
+     [](const RunInfo& r) {
+       return word(opt(r).method == MethodKind::rma ? to_string(opt(r).rma_sync) : "-");
+     },
+     true, H{5, "rma-sync", true}},
+};
+
+std::string int_list_text(const std::vector<int>& values) {
+  std::string s;
+  for (int v : values) s += (s.empty() ? "" : ",") + std::to_string(v);
+  return s;
+}
+
+}  // namespace
+
+const std::vector<Setting>& run_settings() { return kSettings; }
+
+std::string setting_text(const Setting& s, const RunInfo& run) {
+  const SettingValue v = s.value(run);
+  switch (s.type) {
+    case Type::text:
+      return std::get<std::string>(v);
+    case Type::integer:
+    case Type::flag:
+      return std::to_string(std::get<std::int64_t>(v));
+    case Type::number:
+      return fmt::format("{:.2f}", std::get<double>(v));
+    case Type::grid:
+      return dims_string(std::get<Dims3>(v));
+    case Type::int_list:
+      return int_list_text(std::get<std::vector<int>>(v));
+  }
+  return {};
+}
+
+std::string header_line(int line, const RunInfo& run) {
+  std::string out;
+  for (const Setting& s : kSettings) {
+    if (s.header.line != line) continue;
+    const std::string text = setting_text(s, run);
+    if (s.header.omit_dash && text == "-") continue;
+    out +=
+        fmt::format("{}{} {}", out.empty() ? "" : " ", s.header.key != nullptr ? s.header.key : s.name, text);
+  }
+  return out;
+}
+
+const char* type_name(Setting::Type t) {
+  switch (t) {
+    case Type::text:
+      return "text";
+    case Type::integer:
+    case Type::flag:
+      return "integer";
+    case Type::number:
+      return "number";
+    case Type::grid:
+      return "grid";
+    case Type::int_list:
+      return "integer list";
+  }
+  return "text";
+}
+
+}  // namespace halobw
