@@ -28,13 +28,18 @@ using Mem = Kokkos::HostSpace;
 
 namespace {
 
+// The exchanger's set-up, and how the test's message table treats self pieces.
+struct TestSetup : ExchangeSetup {
+  SelfMode self = SelfMode::copy;
+};
+
 // Fields, exchanger and a check of one plan on one transport policy.
 template <class T>
 struct Rig {
   FieldSet<Mem> fields;
   Exchanger<Exec, Mem, T> ex;
   Exec exec;
-  Rig(const Comm& comm, const RankPlan& plan, const ExchangeSetup& setup)
+  Rig(const Comm& comm, const RankPlan& plan, const TestSetup& setup)
       : fields(plan.padded, plan.fields, setup.host_placement),
         ex(comm, plan, make_message_table(plan, setup.self), fields.views(), setup) {}
   CheckOutcome fill_exchange_verify(int exchanges = 1) {
@@ -53,14 +58,15 @@ void for_transport(Transport t, F&& f) {
     case Transport::staged:
       f(StagedTransport{});
       break;
-    default:
+    case Transport::datatype:
       f(DatatypeTransport{});
+      break;
   }
 }
 
-ExchangeSetup setup_of(SelfMode self, Schedule schedule, bool breakdown = false,
-                       Placement host = Placement::standard) {
-  ExchangeSetup s;
+TestSetup setup_of(SelfMode self, Schedule schedule, bool breakdown = false,
+                   Placement host = Placement::standard) {
+  TestSetup s;
   s.self = self;
   s.schedule = schedule;
   s.breakdown = breakdown;
@@ -153,28 +159,12 @@ TEST(Exchange, CheckFindsACorruptedGhostCell) {
   if (owned.failure) EXPECT_NE(owned.failure->find("owned"), std::string::npos) << *owned.failure;
 }
 
-TEST(Reduce, MaxTimeMaxMinBytesMaxCounts) {
+TEST(Reduce, TheSlowestRanksTime) {
   const Comm comm(MPI_COMM_WORLD);
-  const int r = comm.rank();
-  const int p = comm.size();
-  RankFigures mine;
-  mine.seconds = {1e-6 * (r + 1)};
-  mine.remote_bytes = 100u * static_cast<unsigned>(r + 1);
-  mine.counts.remote_faces = r;
-  mine.counts.self_faces = 2 * r;
-  mine.counts.offnode_faces = r % 2;
-  mine.counts.remote_edges = 3 * r;
-  mine.counts.remote_corners = r + 1;
-  const Row row = reduce_row(comm, 42, mine);
-  EXPECT_EQ(row.n, 42);
-  EXPECT_DOUBLE_EQ(row.seconds, 1e-6 * p);
-  EXPECT_EQ(row.send_max, 100u * static_cast<unsigned>(p));
-  EXPECT_EQ(row.send_min, 100u);
-  EXPECT_EQ(row.counts.remote_faces, p - 1);
-  EXPECT_EQ(row.counts.self_faces, 2 * (p - 1));
-  EXPECT_EQ(row.counts.offnode_faces, p > 1 ? 1 : 0);
-  EXPECT_EQ(row.counts.remote_edges, 3 * (p - 1));
-  EXPECT_EQ(row.counts.remote_corners, p);
+  Row row;
+  reduce_times(comm, {1e-6 * (comm.rank() + 1)}, row);
+  EXPECT_DOUBLE_EQ(row.seconds, 1e-6 * comm.size());
+  EXPECT_EQ(row.median_block, 0);
   EXPECT_FALSE(row.min_seconds.has_value());  // one block: no spread
 }
 
@@ -287,11 +277,11 @@ TEST(Exchange, PhaseClockInsideTheExchange) {
 TEST(Reduce, RepeatsGiveMedianMinMaxOfTheSlowestRank) {
   const Comm comm(MPI_COMM_WORLD);
   const int r = comm.rank();
-  RankFigures mine;
-  mine.seconds = {1.0 + r, 3.0 + r, 2.0 + r};
-  const Row row = reduce_row(comm, 8, mine);
+  Row row;
+  reduce_times(comm, {1.0 + r, 3.0 + r, 2.0 + r}, row);
   const int last = comm.size() - 1;
   EXPECT_DOUBLE_EQ(row.seconds, 2.0 + last);
+  EXPECT_EQ(row.median_block, 2);
   ASSERT_TRUE(row.min_seconds && row.max_seconds);
   EXPECT_DOUBLE_EQ(*row.min_seconds, 1.0 + last);
   EXPECT_DOUBLE_EQ(*row.max_seconds, 3.0 + last);

@@ -7,6 +7,7 @@
 #include "halobw/cli/settings.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
+#include "halobw/plan/rows.hpp"
 
 using namespace halobw;
 using halobw::testing::cube;
@@ -18,7 +19,7 @@ constexpr AxisSet kAll{true, true, true};
 
 RankPlan plan(const ProcGrid& g, std::int64_t n, int halo, const AxisSet& axes, int rank,
               const std::vector<std::string>& hosts = {}) {
-  return make_rank_plan(g, cube(n, halo, axes), rank, hosts);
+  return make_rank_plan(g, cube(n, halo, axes), rank, node_ids(hosts));
 }
 }  // namespace
 
@@ -124,12 +125,39 @@ TEST(Faces, OffNodeFromHostNames) {
 
 TEST(Faces, SendRangeOfUnevenSplit) {
   const ProcGrid g({1, 1, 2});
-  const SendRange even = send_range(g, cube(16, 1, kZ));
-  EXPECT_EQ(even.min, even.max);
+  const RowSummary even = summarize(g, cube(16, 1, kZ), {});
+  EXPECT_EQ(even.send_min, even.send_max);
   // 17 on 1x2x2, all faces: the 9x9 brick sends 16*17*9*2*2, the 8x8 brick 16*17*8*2*2.
-  const SendRange r = send_range(ProcGrid({1, 2, 2}), cube(17, 2, kAll));
-  EXPECT_EQ(r.max, 2u * 8 * 2 * 17 * 9 * 2);
-  EXPECT_EQ(r.min, 2u * 8 * 2 * 17 * 8 * 2);
+  const RowSummary r = summarize(ProcGrid({1, 2, 2}), cube(17, 2, kAll), {});
+  EXPECT_EQ(r.send_max, 2u * 8 * 2 * 17 * 9 * 2);
+  EXPECT_EQ(r.send_min, 2u * 8 * 2 * 17 * 8 * 2);
+  EXPECT_EQ(r.most.remote_faces, 4);
+  EXPECT_EQ(r.most.self_faces, 2);
+}
+
+TEST(Rows, EachRowPlannedOnce) {
+  // Two sizes times two halo widths on 4 ranks: every rank's plan of every
+  // row, made once, holds all that the run needs of it.
+  Options o;
+  o.sizes = {12, 13};
+  o.halos = {1, 2};
+  o.all_faces = true;
+  o.axes = kAll;
+  const ProcGrid g({1, 2, 2});
+  const auto before = rank_plans_made();
+  const std::vector<RowPlan> rows = plan_rows(o, g, 3, node_ids({"a", "a", "b", "b"}));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rank_plans_made() - before, 4u * (1 + 4));  // this rank's, and every rank's for the summary
+  EXPECT_EQ(rows[1].label, "N=12 H=2");
+  EXPECT_EQ(rows[1].mine.rank, 3);
+  EXPECT_EQ(rows[1].mine.halo, 2);
+  EXPECT_EQ(rows[1].table.messages.size(), 4u);  // 4 remote faces, 2 self faces copied
+  EXPECT_EQ(rows[2].all.send_max, 2u * 8 * 1 * 13 * 7 * 2);
+  EXPECT_EQ(rows[2].all.send_min, 2u * 8 * 1 * 13 * 6 * 2);
+  EXPECT_EQ(rows[2].all.most.offnode_faces, 2);
+  const RowFacts f = row_facts(rows);
+  EXPECT_TRUE(f.uneven);
+  EXPECT_TRUE(f.any_remote);
 }
 
 TEST(Faces, DirectionNames) {

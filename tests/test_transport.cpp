@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "halobw/exchange/transport.hpp"
 #include "halobw/plan/memory.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"

@@ -171,8 +171,8 @@ Status measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldS
   constexpr int kPollSlabs = 8;
   const Stencil<ExecSpace, MemSpace> stencil(plan, boxes, opt.stencil == StencilKind::box, reach, ex.fields(),
                                              out.views(), kPollSlabs);
-  const auto interior = interior_instance(exec, opt.streams);
-  OverlapStep<Ex, ExecSpace, MemSpace> step(ex, stencil, exec, interior.exec, opt.progress);
+  OverlapStep<Ex, ExecSpace, MemSpace> step(ex, stencil, exec, interior_instance(exec, opt.streams),
+                                            opt.progress);
   if (opt.check) {
     if (Status v = check_overlap(comm, s, ex, step, out, stencil.math(), boxes, exec, label)) return v;
   }
@@ -289,15 +289,16 @@ struct RowRig {
 // Allocates one row's rig on every rank. Collective; the agreed failure, if
 // any rank could not (a method the MPI library cannot do here is bad input).
 template <class ExecSpace, class MemSpace, class TransportPolicy>
-Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& setup, const RankPlan& plan,
-                  const std::string& label, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
+Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& setup, const RowPlan& row,
+                  RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
   using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
   const Placement placement = buffer_placement<MemSpace>(setup.host_placement);
+  const RankPlan& plan = row.mine;
+  const std::string& label = row.label;
   Status mine;
   try {
     rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement);
-    rig.ex = std::make_unique<Ex>(comm, plan, make_message_table(plan, opt.self, opt.messages),
-                                  rig.fields->views(), setup);
+    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), setup);
     if (opt.limit)
       rig.copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(plan.remote_bytes, setup.host_placement);
     if (opt.overlap) {
@@ -316,22 +317,18 @@ Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& set
 // Everything measured of one row, after --check: the timed exchanges, then
 // the breakdown, huge pages, limits and overlap. Collective.
 template <class ExecSpace, class MemSpace, class TransportPolicy>
-Status measure_row(const Comm& comm, const RunSetup& s, const RowSpec& spec, const std::string& label,
-                   const std::string& step, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig, Row& row) {
+Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, const std::string& step,
+                   RowRig<ExecSpace, MemSpace, TransportPolicy>& rig, Row& row) {
   const Options& opt = *s.options;
   const ExecSpace exec;
+  const std::string& label = plan.label;
   auto& ex = *rig.ex;
   show(s,
        fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters, opt.warmup));
   set_phase(comm, fmt::format("{} warm-up and timed exchanges", label));
-  RankFigures mine;
-  mine.remote_bytes = ex.plan().remote_bytes;
-  mine.counts = ex.plan().counts;
   std::vector<PhaseSeconds> phases;
-  mine.seconds = time_exchanges(comm, opt, ex, exec, phases);
-  row = reduce_row(comm, spec.n, mine);
-  row.global = spec.global;
-  row.halo = spec.halo;
+  row = row_of(plan);
+  reduce_times(comm, time_exchanges(comm, opt, ex, exec, phases), row);
   if (opt.breakdown) {
     show(s, step + ": breakdown");
     set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
@@ -366,29 +363,26 @@ template <class ExecSpace, class MemSpace, class TransportPolicy>
 Status run_rows(const Comm& comm, const RunSetup& s) {
   const Options& opt = *s.options;
   ExchangeSetup setup;
-  setup.self = opt.self;
   setup.schedule = opt.schedule;
   setup.breakdown = opt.breakdown;
   setup.watchdog = comm.watchdog();
   setup.host_placement = host_placement(opt.hugepages == Toggle::on);
-  const std::vector<RowSpec> rows = row_specs(opt, s.grid);
+  const std::vector<RowPlan>& rows = *s.rows;
   for (std::size_t index = 0; index < rows.size(); ++index) {
-    const RowSpec& spec = rows[index];
+    const RowPlan& plan = rows[index];
     const FaultPlan faults = s.faults.at_row(index);
     setup.method = with_faults(method_factory(opt.method, opt.rma_sync), faults, comm.rank(), comm.size());
-    const std::string label = row_label(opt, spec);
-    const std::string step = fmt::format("size {} of {}, {}", index + 1, rows.size(), label);
+    const std::string step = fmt::format("size {} of {}, {}", index + 1, rows.size(), plan.label);
     show(s, step + ": setting up");
-    set_phase(comm, fmt::format("{} set-up", label));
-    const RankPlan plan = make_rank_plan(s.grid, shape_of(opt, spec), comm.rank(), s.hosts);
+    set_phase(comm, fmt::format("{} set-up", plan.label));
     RowRig<ExecSpace, MemSpace, TransportPolicy> rig;
-    if (Status v = set_up_row(comm, opt, setup, plan, label, rig)) return v;
+    if (Status v = set_up_row(comm, opt, setup, plan, rig)) return v;
     if (opt.check) {
       show(s, step + ": checking");
-      if (Status v = run_check(comm, faults, *rig.ex, ExecSpace(), label, s.output)) return v;
+      if (Status v = run_check(comm, faults, *rig.ex, ExecSpace(), plan.label, s.output)) return v;
     }
     Row row;
-    if (Status v = measure_row(comm, s, spec, label, step, rig, row)) return v;
+    if (Status v = measure_row(comm, s, plan, step, rig, row)) return v;
     // Rank 0 keeps the row; a write that failed ends the run on every rank.
     if (Status v = agree(comm, s.output ? s.output->row(row) : Status{})) return v;
   }
@@ -414,22 +408,25 @@ Status run_transport(const Comm& comm, const RunSetup& s) {
 
 Status run_benchmark(const Comm& comm, const RunSetup& setup) {
   switch (setup.options->backend) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    case Backend::cuda:
-      return run_transport<Kokkos::Cuda, Kokkos::CudaSpace>(comm, setup);
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-#if KOKKOS_VERSION >= 40000
-    case Backend::hip:
-      return run_transport<Kokkos::HIP, Kokkos::HIPSpace>(comm, setup);
-#else
-    case Backend::hip:
-      return run_transport<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, setup);
-#endif
-#endif
-    default:
+    case Backend::host:
       return run_transport<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>(comm, setup);
+    case Backend::cuda:
+#if defined(KOKKOS_ENABLE_CUDA)
+      return run_transport<Kokkos::Cuda, Kokkos::CudaSpace>(comm, setup);
+#else
+      break;
+#endif
+    case Backend::hip:
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+      return run_transport<Kokkos::HIP, Kokkos::HIPSpace>(comm, setup);
+#elif defined(KOKKOS_ENABLE_HIP)
+      return run_transport<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, setup);
+#else
+      break;
+#endif
   }
+  // The options refuse a backend the build lacks before anything runs.
+  return fail("backend " + to_string(setup.options->backend) + " is not in this build");
 }
 
 }  // namespace halobw

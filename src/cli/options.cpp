@@ -222,10 +222,10 @@ Status finish_decomposition(Options& o, const Given& g, const EnvLookup& env) {
     if (!grid) return fail("--grid: " + grid.failure().message);
     o.grid = *grid;
     o.grid_source = GridSource::flag;
-  } else if (auto e = env("OPENPFC_FD_PROC_GRID"); e && !e->empty()) {
+  } else if (auto e = env(env_var::kProcGrid); e && !e->empty()) {
     // Read here rather than by CLI11's envname: the source is reported, and tests inject the environment.
     const auto grid = parse_grid(*e);
-    if (!grid) return fail("OPENPFC_FD_PROC_GRID: " + grid.failure().message);
+    if (!grid) return fail(std::string(env_var::kProcGrid) + ": " + grid.failure().message);
     o.grid = *grid;
     o.grid_source = GridSource::environment;
   }
@@ -295,10 +295,11 @@ Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,
   }
   if (g.gpu_aware->count() > 0) {
     o.gpu_aware_source = "--gpu-aware";
-  } else if (auto e = env("OPENPFC_ASSUME_GPU_AWARE_MPI"); e && !e->empty()) {
-    if (*e != "0" && *e != "1") return fail("OPENPFC_ASSUME_GPU_AWARE_MPI: '" + *e + "' is not 0 or 1");
+  } else if (auto e = env(env_var::kAssumeGpuAware); e && !e->empty()) {
+    if (*e != "0" && *e != "1")
+      return fail(std::string(env_var::kAssumeGpuAware) + ": '" + *e + "' is not 0 or 1");
     o.gpu_aware = *e == "1" ? GpuAwareMode::on : GpuAwareMode::off;
-    o.gpu_aware_source = "OPENPFC_ASSUME_GPU_AWARE_MPI";
+    o.gpu_aware_source = env_var::kAssumeGpuAware;
   }
   if (o.backend == Backend::host && o.pack == PackMode::datatype && o.gpu_aware == GpuAwareMode::off &&
       o.gpu_aware_source == "--gpu-aware") {

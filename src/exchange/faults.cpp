@@ -14,10 +14,10 @@ FaultPlan FaultPlan::from_environment(const EnvLookup& env) {
     return v ? std::atoi(v->c_str()) : -1;
   };
   FaultPlan f;
-  f.skip_sends_rank = read("HALOBW_TEST_HOOK_SKIP_SENDS");
-  f.bad_peer_rank = read("HALOBW_TEST_HOOK_BAD_PEER");
-  f.corrupt_rank = read("HALOBW_TEST_HOOK_CORRUPT");
-  f.from_row = std::max(1, read("HALOBW_TEST_HOOK_FROM_ROW"));
+  f.skip_sends_rank = read(env_var::kHookSkipSends);
+  f.bad_peer_rank = read(env_var::kHookBadPeer);
+  f.corrupt_rank = read(env_var::kHookCorrupt);
+  f.from_row = std::max(1, read(env_var::kHookFromRow));
   return f;
 }
 

@@ -149,17 +149,4 @@ std::unique_ptr<Method> make_persistent(MethodContext ctx) {
   return std::make_unique<Persistent>(std::move(ctx));
 }
 
-MethodFactory method_factory(MethodKind kind, RmaSync sync) {
-  switch (kind) {
-    case MethodKind::persistent:
-      return make_persistent;
-    case MethodKind::neighbor:
-      return make_neighbor;
-    case MethodKind::rma:
-      return [sync](MethodContext ctx) { return make_rma(std::move(ctx), sync); };
-    default:
-      return make_p2p;
-  }
-}
-
 }  // namespace halobw

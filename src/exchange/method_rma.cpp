@@ -1,22 +1,6 @@
-// The one-sided method: one window per row over what this rank receives
-// into (the packed receive buffer; or, on the datatype transport, a dynamic
-// window with every field attached), and per exchange an MPI_Put of each
-// message into its landing on the peer, told once at set-up.
-//
-// Synchronisation: general active target by default. The exposure epoch
-// (MPI_Win_post to the ranks that put here) opens with the receives, the
-// access epoch (MPI_Win_start to the ranks put to) with the first put;
-// MPI_Win_complete and MPI_Win_wait close them. It involves only the
-// neighbours, like the messages of p2p: a rank waits for the ranks it
-// exchanges with, not for the whole job. --rma-sync fence uses
-// MPI_Win_fence instead: one collective over all ranks per epoch, the
-// simplest code, measured beside it (docs/results/host.md). Passive target
-// (MPI_Win_lock) would need a flag written and polled by the target to learn
-// that its ghosts have arrived: a second protocol the halo does not need.
-//
-// The watchdog guards MPI_Win_start, MPI_Win_complete, MPI_Win_wait and
-// MPI_Win_fence. --progress poll calls MPI_Win_test on the exposure epoch
-// (pscw); a fence cannot be tested, so there MPI_Iprobe only drives progress.
+// The one-sided method (--method rma): one window per row, an MPI_Put of
+// each message into its landing on the peer, general active target or
+// fences. How and why: docs/method.md, "The MPI methods".
 #include <algorithm>
 
 #include "halobw/exchange/method.hpp"

@@ -76,8 +76,8 @@ Status validate_layout(const Options& opt, int nranks) {
                   std::to_string(nranks));
     }
   }
-  if (opt.overlap && opt.max_halo() > kMaxOverlapReach) {
-    return fail("--overlap takes halo widths up to " + std::to_string(kMaxOverlapReach) + "; --halo has " +
+  if (opt.overlap && opt.max_halo() > kMaxReach) {
+    return fail("--overlap takes halo widths up to " + std::to_string(kMaxReach) + "; --halo has " +
                 std::to_string(opt.max_halo()));
   }
   const ProcGrid grid = choose_grid(opt, nranks);

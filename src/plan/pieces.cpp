@@ -1,6 +1,7 @@
 #include "halobw/plan/pieces.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace halobw {
 
@@ -118,8 +119,15 @@ PieceKind Piece::kind() const {
 
 std::uint64_t piece_bytes(const Piece& p) { return static_cast<std::uint64_t>(p.cells()) * sizeof(double); }
 
+namespace {
+std::atomic<std::uint64_t> g_rank_plans{0};
+}  // namespace
+
+std::uint64_t rank_plans_made() { return g_rank_plans.load(std::memory_order_relaxed); }
+
 RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
-                        const std::vector<std::string>& hosts) {
+                        const std::vector<int>& node_of_rank) {
+  g_rank_plans.fetch_add(1, std::memory_order_relaxed);
   RankPlan p;
   p.rank = rank;
   p.halo = shape.halo;
@@ -135,9 +143,9 @@ RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
     piece.send_peer = neighbour_at(grid, rank, d);
     piece.recv_peer = neighbour_at(grid, rank, {-d[0], -d[1], -d[2]});
     piece.self = piece.send_peer == rank;
-    piece.off_node =
-        !piece.self && !hosts.empty() &&
-        hosts[static_cast<std::size_t>(piece.send_peer)] != hosts[static_cast<std::size_t>(rank)];
+    piece.off_node = !piece.self && !node_of_rank.empty() &&
+                     node_of_rank[static_cast<std::size_t>(piece.send_peer)] !=
+                         node_of_rank[static_cast<std::size_t>(rank)];
     for (int a = 0; a < 3; ++a) set_range(piece.send_box, piece.recv_box, a, d[a], p.brick.extent[a], h);
     PieceCounts& c = p.counts;
     const PieceKind kind = piece.kind();
@@ -189,16 +197,6 @@ StencilBoxes stencil_boxes(const RankPlan& plan, const AxisSet& reach) {
     rest.hi[a] = s.interior.hi[a];
   }
   return s;
-}
-
-SendRange send_range(const ProcGrid& grid, const Shape& shape) {
-  SendRange r{};
-  for (int rank = 0; rank < grid.size(); ++rank) {
-    const std::uint64_t b = make_rank_plan(grid, shape, rank).remote_bytes;
-    r.min = rank == 0 ? b : std::min(r.min, b);
-    r.max = std::max(r.max, b);
-  }
-  return r;
 }
 
 }  // namespace halobw

@@ -133,6 +133,8 @@ std::string fixed(const Column& c, const Cell& v) {
 
 const char* group_name(Group g) {
   switch (g) {
+    case Group::standard:
+      return "standard";
     case Group::cube:
       return "cube";
     case Group::local:
@@ -153,9 +155,8 @@ const char* group_name(Group g) {
       return "overlap";
     case Group::box:
       return "box";
-    default:
-      return "standard";
   }
+  return "standard";
 }
 
 const std::vector<Column>& columns() { return kColumns; }

@@ -133,36 +133,25 @@ HugeFigures reduce_huge(const Comm& comm, std::uint64_t field_bytes, std::uint64
   return {lo[0], hi[0], lo[1], hi[1]};
 }
 
-Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine) {
-  const auto armed = comm.guard("MPI_Allreduce");
+Row row_of(const RowPlan& plan) {
   Row row;
-  row.n = n;
-  const MPI_Comm c = comm.get();
-  std::vector<double> slowest(mine.seconds.size());
-  check_mpi(MPI_Allreduce(mine.seconds.data(), slowest.data(), static_cast<int>(slowest.size()), MPI_DOUBLE,
-                          MPI_MAX, c),
-            "MPI_Allreduce");
-  const Spread s = spread(slowest);
+  row.n = plan.spec.n;
+  row.global = plan.spec.global;
+  row.halo = plan.spec.halo;
+  row.send_min = plan.all.send_min;
+  row.send_max = plan.all.send_max;
+  row.counts = plan.all.most;
+  return row;
+}
+
+void reduce_times(const Comm& comm, const std::vector<double>& mine, Row& row) {
+  const Spread s = reduce_spread_max(comm, mine);
   row.seconds = s.median;
   row.median_block = static_cast<int>(s.median_index);
-  if (slowest.size() > 1) {
+  if (mine.size() > 1) {
     row.min_seconds = s.min;
     row.max_seconds = s.max;
   }
-  const auto bytes = static_cast<unsigned long long>(mine.remote_bytes);
-  unsigned long long lo = 0;
-  unsigned long long hi = 0;
-  check_mpi(MPI_Allreduce(&bytes, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, c), "MPI_Allreduce");
-  check_mpi(MPI_Allreduce(&bytes, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, c), "MPI_Allreduce");
-  row.send_min = lo;
-  row.send_max = hi;
-  const PieceCounts& m = mine.counts;
-  const std::array<int, 5> counts{m.remote_faces, m.self_faces, m.offnode_faces, m.remote_edges,
-                                  m.remote_corners};
-  std::array<int, 5> maxima{};
-  check_mpi(MPI_Allreduce(counts.data(), maxima.data(), 5, MPI_INT, MPI_MAX, c), "MPI_Allreduce");
-  row.counts = {maxima[0], maxima[1], maxima[2], maxima[3], maxima[4]};
-  return row;
 }
 
 }  // namespace halobw

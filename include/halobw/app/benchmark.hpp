@@ -9,7 +9,7 @@
 #include "halobw/cli/options.hpp"
 #include "halobw/cli/settings.hpp"
 #include "halobw/exchange/faults.hpp"
-#include "halobw/plan/grid.hpp"
+#include "halobw/plan/rows.hpp"
 #include "halobw/platform/mpi.hpp"
 #include "halobw/platform/terminal.hpp"
 #include "halobw/report/columns.hpp"
@@ -19,8 +19,8 @@ namespace halobw {
 
 struct RunSetup {
   const Options* options = nullptr;
-  ProcGrid grid{{1, 1, 1}};
-  std::vector<std::string> hosts;  // per rank
+  const std::vector<RowPlan>* rows = nullptr;  // every row, planned once
+  std::vector<std::string> hosts;              // per rank
   Transport transport = Transport::datatype;
   Groups groups;
   FaultPlan faults;

@@ -13,16 +13,17 @@
 
 #include "halobw/base/box.hpp"
 #include "halobw/base/failure.hpp"
+#include "halobw/cli/environment.hpp"
 #include "halobw/cli/settings.hpp"
 
 namespace halobw {
 
 struct Options {
   // Decomposition: the grid, how it is cut and which faces move.
-  std::vector<std::int64_t> sizes{64, 128,
-                                  256};  // global cube sides, or per-rank sides (--local): one row each
-  bool local = false;                    // sizes are per-rank cube sides L (--local)
-  std::optional<Dims3> grid;             // from --grid or OPENPFC_FD_PROC_GRID
+  // Global cube sides, or per-rank sides (--local): one row each.
+  std::vector<std::int64_t> sizes{64, 128, 256};
+  bool local = false;         // sizes are per-rank cube sides L (--local)
+  std::optional<Dims3> grid;  // from --grid or OPENPFC_FD_PROC_GRID
   GridSource grid_source = GridSource::automatic;
   AxisSet axes{true, false, false};
   bool all_faces = false;
@@ -65,10 +66,6 @@ struct Options {
   [[nodiscard]] std::string halo_list() const;
   [[nodiscard]] int max_halo() const;
 };
-
-// Looks up an environment variable; nullopt when unset.
-using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
-[[nodiscard]] EnvLookup process_environment();
 
 // What the command line asks for: a run with these options, or to print
 // `exit_text` (--help, --version) and exit 0.

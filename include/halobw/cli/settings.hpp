@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "halobw/cli/environment.hpp"
+
 namespace halobw {
 
 // What the rates count, as the header and --help say it.
@@ -21,15 +23,16 @@ enum class GridSource { automatic, flag, environment };
 enum class Format { table, csv, json };
 
 enum class Toggle { off, on };
+// The pieces exchanged: the faces only, or faces, edges and corners (26 neighbours).
 enum class StencilKind { star, box };
+// K fields: one message per piece carrying all K, or one per piece and field.
 enum class Messages { aggregated, separate };
-enum class MethodKind { p2p, persistent, neighbor, rma };  // how MPI moves the messages
-enum class RmaSync {
-  pscw,
-  fence
-};  // --method rma: the synchronisation  // K fields: one message per piece, or one per piece and field    //
-    // faces only, or faces, edges and corners (26 neighbours)
-enum class ProgressMode { wait, poll };  // how the host drives MPI while the interior runs (--overlap)
+// How MPI moves the messages.
+enum class MethodKind { p2p, persistent, neighbor, rma };
+// --method rma: the synchronisation.
+enum class RmaSync { pscw, fence };
+// How the host drives MPI while the interior runs (--overlap).
+enum class ProgressMode { wait, poll };
 
 // When packed faces are sent and unpacked (packing transports only).
 enum class Schedule {
@@ -44,7 +47,10 @@ enum class Transport {
   staged,    // packed buffers copied to host memory for MPI and back (contiguous 1)
 };
 
+// What a transport does, answered once: whether it packs into contiguous
+// buffers, and whether it stages them through host memory.
 [[nodiscard]] constexpr bool packs(Transport t) { return t != Transport::datatype; }
+[[nodiscard]] constexpr bool stages(Transport t) { return t == Transport::staged; }
 
 // The name table of each enum: Names<E>::list.
 template <class E>
@@ -75,7 +81,7 @@ struct Names<GridSource> {
   static constexpr std::array<std::pair<const char*, GridSource>, 3> list{
       {{"auto", GridSource::automatic},
        {"--grid", GridSource::flag},
-       {"OPENPFC_FD_PROC_GRID", GridSource::environment}}};
+       {env_var::kProcGrid, GridSource::environment}}};
 };
 template <>
 struct Names<Format> {

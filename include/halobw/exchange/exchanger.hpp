@@ -33,31 +33,14 @@
 #include "halobw/exchange/kernels.hpp"
 #include "halobw/exchange/method.hpp"
 #include "halobw/exchange/phases.hpp"
+#include "halobw/exchange/transport.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 #include "halobw/platform/mpi.hpp"
 
 namespace halobw {
 
-// The transports as policy types.
-struct DatatypeTransport {
-  static constexpr Transport kind = Transport::datatype;
-  static constexpr bool packs = false;
-  static constexpr bool stages = false;
-};
-struct DirectTransport {
-  static constexpr Transport kind = Transport::direct;
-  static constexpr bool packs = true;
-  static constexpr bool stages = false;
-};
-struct StagedTransport {
-  static constexpr Transport kind = Transport::staged;
-  static constexpr bool packs = true;
-  static constexpr bool stages = true;
-};
-
 struct ExchangeSetup {
-  SelfMode self = SelfMode::copy;
   Schedule schedule = Schedule::pipelined;
   bool breakdown = false;  // packed buffers and a method for transfer(), on every transport
   Placement host_placement = Placement::standard;  // of buffers in host memory (huge pages or not)

@@ -18,7 +18,6 @@ using PhaseSeconds = std::array<double, kPhases>;
 
 // The plain path: no clock read, no fence.
 struct NoPhases {
-  static constexpr bool kTimed = false;
   void restart() {}
   template <class ExecSpace>
   void mark(Phase /*ended*/, const ExecSpace& /*exec*/) {}
@@ -29,7 +28,6 @@ struct NoPhases {
 // phase that just ended.
 class PhaseClock {
  public:
-  static constexpr bool kTimed = true;
   // Starts a new exchange: the time before it belongs to no phase.
   void restart() { last_ = MPI_Wtime(); }
   template <class ExecSpace>

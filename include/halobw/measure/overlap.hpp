@@ -45,26 +45,19 @@ bool instance_idle(const ExecSpace& exec) {
   return true;
 }
 
-// The instance the interior runs on, and what it is, for the header.
+// The instance the interior runs on (the header's overlap note says which).
 template <class ExecSpace>
-struct InteriorInstance {
-  ExecSpace exec;
-  std::string what;
-};
-template <class ExecSpace>
-InteriorInstance<ExecSpace> interior_instance(const ExecSpace& exec, int streams) {
-  if (streams < 2) return {exec, "the exchange's instance"};
+ExecSpace interior_instance(const ExecSpace& exec, int streams) {
+  if (streams < 2) return exec;
   if constexpr (runs_on_host<ExecSpace>) {
     // A host space runs each launch to its end in the calling thread: a second
     // instance could only split the threads, and hides nothing.
-    return {exec,
-            "the exchange's instance (a host space runs synchronously: --streams 2 changes nothing here)"};
+    return exec;
   } else {
 #if KOKKOS_VERSION >= 40000
-    return {Kokkos::Experimental::partition_space(exec, 1, 1)[1],
-            "a second instance (Kokkos::Experimental::partition_space)"};
+    return Kokkos::Experimental::partition_space(exec, 1, 1)[1];
 #else
-    return {exec, "the exchange's instance (this Kokkos has no partition_space)"};
+    return exec;  // this Kokkos has no partition_space
 #endif
   }
 }

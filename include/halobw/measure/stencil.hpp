@@ -19,15 +19,15 @@
 #include <array>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "halobw/exchange/allocation.hpp"
 #include "halobw/exchange/kernels.hpp"
+#include "halobw/plan/layout.hpp"
 #include "halobw/plan/pieces.hpp"
 
 namespace halobw {
-
-constexpr int kMaxReach = 16;  // --overlap takes halo widths up to this (layout.hpp checks it)
 
 // The weights and strides of one stencil; the arithmetic of one cell.
 struct StencilMath {
@@ -148,10 +148,9 @@ struct RowStencil {
 };
 
 // Host mapping of a thin box (a border slab of an x reach: rows of fewer than
-// kThin cells, less than one cache line of doubles):
-// one work item per plane, each cell by StencilMath::at, the same terms in the
-// same order as the row passes. Measured against whole-row passes of h cells
-// (docs/results/host.md, section 5): ±x overlap at N=512 lost 16.4 ms, not 21.1.
+// kThin cells, less than one cache line of doubles): one work item per plane,
+// each cell by StencilMath::at, the same terms in the same order as the row
+// passes. Why not whole-row passes of h cells: docs/results/host.md, section 5.
 struct ThinStencil {
   StencilJob job;
   StencilMath m;
@@ -214,7 +213,9 @@ class Stencil {
   // `in` and `out` hold the K fields and their outputs; `slabs` the interior's pieces for polling.
   Stencil(const RankPlan& plan, const StencilBoxes& boxes, bool box, const AxisSet& reach,
           const std::vector<Field>& in, const std::vector<Field>& out, int slabs) {
-    if (plan.halo > kMaxReach) throw std::invalid_argument("--overlap takes halo widths up to 16");
+    if (plan.halo > kMaxReach) {
+      throw std::invalid_argument("--overlap takes halo widths up to " + std::to_string(kMaxReach));
+    }
     m_.sy = plan.padded[0];
     m_.sz = plan.padded[0] * plan.padded[1];
     m_.h = plan.halo;

@@ -18,8 +18,9 @@ namespace halobw {
 // The grid used for `nranks`: the given one or the automatic one.
 [[nodiscard]] ProcGrid choose_grid(const Options& opt, int nranks);
 
-// The widest stencil --overlap runs (stencil.hpp: kMaxReach).
-constexpr int kMaxOverlapReach = 16;
+// The widest stencil --overlap runs: its weights are a fixed array of this
+// many (measure/stencil.hpp), and halo widths above it are refused here.
+constexpr int kMaxReach = 16;
 
 // One row of the table: its size and the global box it exchanges.
 struct RowSpec {

@@ -86,9 +86,11 @@ struct RankPlan {
   }
 };
 
-// `hosts[r]` is the host name of rank r; empty means one host for all.
+// `node_of_rank[r]` is the node of rank r; empty means one node for all.
 [[nodiscard]] RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
-                                      const std::vector<std::string>& hosts = {});
+                                      const std::vector<int>& node_of_rank = {});
+// How many rank plans this process has made: every row is planned once (plan/rows.hpp).
+[[nodiscard]] std::uint64_t rank_plans_made();
 
 // What a stencil of reach h touches on one rank (--overlap): the owned box,
 // the interior whose stencil needs no ghost cell, and the border (the owned
@@ -104,12 +106,5 @@ struct StencilBoxes {
 // The bytes of one field's piece: 8 * (product of its extents); a face is
 // 8·h·(the two other local extents), an edge 8·h²·(the extent along it), a corner 8·h³.
 [[nodiscard]] std::uint64_t piece_bytes(const Piece& p);
-
-// Remote send bytes of the least and the most sending rank, from the plans of all ranks.
-struct SendRange {
-  std::uint64_t min = 0;
-  std::uint64_t max = 0;
-};
-[[nodiscard]] SendRange send_range(const ProcGrid& grid, const Shape& shape);
 
 }  // namespace halobw

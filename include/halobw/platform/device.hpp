@@ -43,22 +43,6 @@ struct GpuQuery {
 };
 [[nodiscard]] GpuQuery query_gpu_support(Backend backend);
 
-struct GpuAwareness {
-  bool aware = false;
-  std::string reason;
-};
-// The flag wins, then OPENPFC_ASSUME_GPU_AWARE_MPI (both arrive in Options),
-// then the library's query, then Cray MPICH's MPICH_GPU_SUPPORT_ENABLED; else staged. Pure.
-[[nodiscard]] GpuAwareness resolve_gpu_aware(const Options& opt, const GpuQuery& query,
-                                             const std::optional<std::string>& mpich_gpu_env);
-
-// The transport for a run (--pack datatype on a device needs GPU-aware MPI).
-struct TransportChoice {
-  Transport transport = Transport::datatype;
-  std::string gpu_aware = "n/a";  // as the header prints it
-};
-[[nodiscard]] Expected<TransportChoice> choose_transport(const Options& opt, const GpuAwareness& aware);
-
 // Free memory where the field lives: the device's for a device backend, nullopt for host.
 [[nodiscard]] std::optional<std::uint64_t> device_free_bytes(Backend backend);
 

@@ -38,14 +38,15 @@ class MpiSession {
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
   [[nodiscard]] int provided() const { return provided_; }
-  // Whether a thread that never calls MPI may run beside the main one.
-  [[nodiscard]] bool helper_threads_allowed() const { return provided_ >= MPI_THREAD_FUNNELED; }
 
  private:
   int provided_ = MPI_THREAD_SINGLE;
 };
 // "MPI_THREAD_FUNNELED", ...
 [[nodiscard]] std::string thread_level_name(int level);
+// Whether, at the thread level MPI granted, a thread that never calls MPI
+// (the watchdog's) may run beside the main one.
+[[nodiscard]] constexpr bool helper_threads_allowed(int provided) { return provided >= MPI_THREAD_FUNNELED; }
 
 // A duplicate of a communicator with MPI_ERRORS_RETURN, freed on destruction.
 class Comm {

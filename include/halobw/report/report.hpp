@@ -13,6 +13,7 @@
 
 #include "halobw/cli/settings.hpp"
 #include "halobw/plan/pieces.hpp"
+#include "halobw/plan/rows.hpp"
 #include "halobw/platform/mpi.hpp"
 #include "halobw/platform/reduce.hpp"
 #include "halobw/report/run_settings.hpp"
@@ -126,15 +127,13 @@ struct Row {
 // Uni_GBps / Xfer_GBps; nullopt when nothing remote was sent.
 [[nodiscard]] std::optional<double> efficiency(const Row& row);
 
-// One rank's figures for one size.
-struct RankFigures {
-  std::vector<double> seconds;  // per timed block
-  std::uint64_t remote_bytes = 0;
-  PieceCounts counts;
-};
-// Per block the slowest rank; Time is the median block, with min and max when
-// there are several. Max and min send bytes, max of each count. Collective.
-[[nodiscard]] Row reduce_row(const Comm& comm, std::int64_t n, const RankFigures& mine);
+// A row as its plan has it before anything is timed: the size, the bytes
+// and the piece counts over every rank. Pure.
+[[nodiscard]] Row row_of(const RowPlan& plan);
+// The timed blocks of a row (this rank's seconds per exchange in each): per
+// block the slowest rank; Time is the median block, with min and max when
+// there are several. Collective.
+void reduce_times(const Comm& comm, const std::vector<double>& mine, Row& row);
 // The phases of the rank whose phases add up to the most. Collective.
 [[nodiscard]] Phases reduce_phases(const Comm& comm, const Phases& mine);
 // This rank's fields and their huge-page bytes, as MiB over the ranks. Collective.

@@ -1,0 +1,51 @@
+// The header of a run: its settings as the job decided them, who runs where,
+// and the notes that say what the figures mean; with the provenance the
+// result files carry.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "halobw/cli/environment.hpp"
+#include "halobw/cli/options.hpp"
+#include "halobw/exchange/transport.hpp"
+#include "halobw/plan/grid.hpp"
+#include "halobw/plan/rows.hpp"
+#include "halobw/platform/device.hpp"
+#include "halobw/platform/mpi.hpp"
+#include "halobw/report/columns.hpp"
+#include "halobw/report/report.hpp"
+
+namespace halobw {
+
+// "halo-bandwidth 0.1.0 (commit ..., Release build, GNU 12.2.0, Kokkos ...)", for --version.
+[[nodiscard]] std::string version_text();
+
+// Everything the header is made from.
+struct HeaderSources {
+  const Options& opt;
+  const ProcGrid& grid;
+  const std::vector<std::string>& hosts;
+  DeviceChoice dev;
+  TransportChoice tc;
+  GpuAwareness aware;
+  Groups groups;
+  RowFacts facts;
+  int thread_level;  // what MPI_Init_thread granted
+};
+// Collective (the device of every rank).
+[[nodiscard]] HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLookup& env);
+
+// The column groups a run's table shows, fixed before the first row.
+[[nodiscard]] Groups groups_of(const Options& opt, const RowFacts& facts);
+
+// Each node's ranks against its cores, and the note when some node is
+// oversubscribed. Collective.
+void add_node_cores(const Comm& comm, HeaderInfo& h);
+
+// Rank 0's view of the build, the MPI library, the command line and the
+// environment, for the result files.
+void add_provenance(HeaderInfo& h, const std::vector<std::string>& args, const EnvLookup& env,
+                    int thread_level);
+
+}  // namespace halobw

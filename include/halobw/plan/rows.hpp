@@ -1,0 +1,54 @@
+// The rows of a run, each planned once: what it exchanges, this rank's
+// pieces and messages, and what every rank sends (from every rank's plan, so
+// that nothing needs a reduction to know it). The memory preflight, the
+// header, the measurement, the report and --dry-run all read these plans;
+// none of them plans a row again.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "halobw/cli/options.hpp"
+#include "halobw/plan/grid.hpp"
+#include "halobw/plan/layout.hpp"
+#include "halobw/plan/messages.hpp"
+#include "halobw/plan/pieces.hpp"
+
+namespace halobw {
+
+// One row over every rank: the least and the most remote bytes sent, and the
+// most of each piece count on any rank.
+struct RowSummary {
+  std::uint64_t send_min = 0;
+  std::uint64_t send_max = 0;
+  PieceCounts most;
+};
+// `node_of_rank[r]` is the node of rank r (empty: one node for all).
+[[nodiscard]] RowSummary summarize(const ProcGrid& grid, const Shape& shape,
+                                   const std::vector<int>& node_of_rank);
+
+struct RowPlan {
+  RowSpec spec;
+  std::string label;  // "N=64", "L=32 H=2": how notes and messages name the row
+  Shape shape;
+  RankPlan mine;       // this rank's pieces
+  MessageTable table;  // this rank's messages
+  RowSummary all;      // every rank's
+};
+
+// Every row of the table for `rank`. Pure.
+[[nodiscard]] std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
+                                             const std::vector<int>& node_of_rank);
+
+// What the rows' plans say before anything is allocated.
+struct RowFacts {
+  bool uneven = false;      // ranks send different amounts in some row
+  bool any_remote = false;  // some row sends a byte to another rank
+};
+[[nodiscard]] RowFacts row_facts(const std::vector<RowPlan>& rows);
+
+// The node of each rank from its host name: nodes numbered in the order of their first rank.
+[[nodiscard]] std::vector<int> node_ids(const std::vector<std::string>& rank_host);
+
+}  // namespace halobw

@@ -1,0 +1,75 @@
+#include "halobw/app/preflight.hpp"
+
+#include <fmt/format.h>
+
+#include "halobw/plan/memory.hpp"
+#include "halobw/platform/device.hpp"
+#include "halobw/platform/huge_pages.hpp"
+#include "halobw/platform/reduce.hpp"
+#include "halobw/platform/system.hpp"
+
+namespace halobw {
+
+namespace {
+
+// This rank's largest row, by where the memory lives.
+struct Worst {
+  std::uint64_t total = 0;  // everything this rank allocates
+  std::uint64_t host = 0;
+  std::uint64_t device = 0;
+  std::string total_row = "-";
+  std::string host_row = "-";
+  std::string device_row = "-";
+};
+
+Worst worst_row(const PreflightInput& in) {
+  const Options& opt = in.opt;
+  MemoryUse use;
+  use.transport = in.transport;
+  use.breakdown = opt.breakdown;
+  use.limit = opt.limit;
+  use.check = opt.check;
+  use.device = opt.backend != Backend::host;
+  use.host = host_placement(opt.hugepages == Toggle::on);
+  use.overlap = opt.overlap;
+  Worst w;
+  for (const RowPlan& row : in.rows) {
+    use.send_max = use.limit && use.device ? row.all.send_max : 0;
+    const MemoryNeed need = memory_need(row.mine, row.table, use);
+    if (need.on_host() > w.host) w.host = need.on_host(), w.host_row = row.label;
+    if (need.on_device() > w.device) w.device = need.on_device(), w.device_row = row.label;
+    if (need.total() > w.total) w.total = need.total(), w.total_row = row.label;
+  }
+  return w;
+}
+
+}  // namespace
+
+Status memory_preflight(const Comm& comm, const PreflightInput& in, std::string& summary) {
+  const Worst w = worst_row(in);
+  // Rows run one after another, so the peak is the largest row's need, summed over the node.
+  const std::uint64_t node_need = sum_over_node(comm, w.host);
+  const auto host_free = host_available_bytes();
+  const std::uint64_t most = reduce_max_bytes(comm, w.total);
+  summary = fmt::format(
+      "memory per rank at most {} B ({}: field, packed buffers, staging and limit buffers); "
+      "host memory per node {} of {} available",
+      most, w.total_row, bytes_text(node_need), host_free ? bytes_text(*host_free) : "an unknown amount");
+  std::string message;
+  if (host_free && node_need > *host_free) {
+    message = fmt::format("{} needs {} of host memory on node {} ({} ranks there), {} available", w.host_row,
+                          bytes_text(node_need), in.host, in.node.local_size, bytes_text(*host_free));
+  }
+  const auto dev_free = device_free_bytes(in.opt.backend);
+  if (message.empty() && dev_free && in.visible_devices > 0) {
+    const int sharing = (in.node.local_size + in.visible_devices - 1) / in.visible_devices;
+    const std::uint64_t need = w.device * static_cast<std::uint64_t>(sharing);
+    if (need > *dev_free) {
+      message = fmt::format("{} needs {} of device memory per device ({} ranks share it), {} free",
+                            w.device_row, bytes_text(need), sharing, bytes_text(*dev_free));
+    }
+  }
+  return agree(comm, message.empty() ? Status{} : fail(message));
+}
+
+}  // namespace halobw

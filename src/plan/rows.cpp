@@ -1,0 +1,58 @@
+#include "halobw/plan/rows.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace halobw {
+
+RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector<int>& node_of_rank) {
+  RowSummary s;
+  for (int rank = 0; rank < grid.size(); ++rank) {
+    const RankPlan p = make_rank_plan(grid, shape, rank, node_of_rank);
+    s.send_min = rank == 0 ? p.remote_bytes : std::min(s.send_min, p.remote_bytes);
+    s.send_max = std::max(s.send_max, p.remote_bytes);
+    PieceCounts& m = s.most;
+    m.remote_faces = std::max(m.remote_faces, p.counts.remote_faces);
+    m.self_faces = std::max(m.self_faces, p.counts.self_faces);
+    m.offnode_faces = std::max(m.offnode_faces, p.counts.offnode_faces);
+    m.remote_edges = std::max(m.remote_edges, p.counts.remote_edges);
+    m.remote_corners = std::max(m.remote_corners, p.counts.remote_corners);
+  }
+  return s;
+}
+
+std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
+                               const std::vector<int>& node_of_rank) {
+  std::vector<RowPlan> rows;
+  for (const RowSpec& spec : row_specs(opt, grid)) {
+    RowPlan r;
+    r.spec = spec;
+    r.label = row_label(opt, spec);
+    r.shape = shape_of(opt, spec);
+    r.mine = make_rank_plan(grid, r.shape, rank, node_of_rank);
+    r.table = make_message_table(r.mine, opt.self, opt.messages);
+    r.all = summarize(grid, r.shape, node_of_rank);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+RowFacts row_facts(const std::vector<RowPlan>& rows) {
+  RowFacts f;
+  for (const RowPlan& r : rows) {
+    f.uneven = f.uneven || r.all.send_min != r.all.send_max;
+    f.any_remote = f.any_remote || r.all.send_max > 0;
+  }
+  return f;
+}
+
+std::vector<int> node_ids(const std::vector<std::string>& rank_host) {
+  std::vector<int> ids;
+  std::map<std::string, int> index;
+  for (const std::string& h : rank_host) {
+    ids.push_back(index.emplace(h, static_cast<int>(index.size())).first->second);
+  }
+  return ids;
+}
+
+}  // namespace halobw
