@@ -7,6 +7,7 @@
 #include "halobw/cli/settings.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
+#include "halobw/plan/routes.hpp"
 #include "halobw/plan/rows.hpp"
 
 using namespace halobw;
@@ -322,4 +323,25 @@ TEST(Messages, SeparateMessagesPerField) {
   }
   EXPECT_EQ(tags.size(), 6u);
   EXPECT_EQ(t.buffer_values, make_message_table(p, SelfMode::copy).buffer_values);
+}
+
+TEST(Routes, PeersTagsLandingsAndTheWatchdogsWords) {
+  // 16^3 on 1x1x2, ±z, 2 fields sent separately: four messages from rank 0 to rank 1.
+  Shape s = cube(16, 1, kZ, 2);
+  const RankPlan p = make_rank_plan(ProcGrid({1, 1, 2}), s, 0);
+  const MessageTable t = make_message_table(p, SelfMode::copy, Messages::separate);
+  const std::vector<Route> routes = plan_routes(p, t);
+  ASSERT_EQ(routes.size(), 4u);
+  const Route& first = routes[0];  // -z, field 0
+  EXPECT_EQ(first.send_peer, 1);
+  EXPECT_EQ(first.recv_peer, 1);
+  EXPECT_EQ(first.tag, t.messages[0].tag);
+  EXPECT_EQ(first.what_recv, "the +z ghost face field 0 from rank 1 (receive, tag 4)");
+  EXPECT_EQ(first.what_send, "rank 1 to take the face field 0 sent -z (send, tag 4)");
+  // It lands in the high ghost layer of the 18x18x10 padded brick.
+  EXPECT_EQ(first.landing_box, (std::array<int, 9>{18, 18, 10, 16, 16, 1, 1, 1, 9}));
+  EXPECT_EQ(routes[3].what_recv, "the -z ghost face field 1 from rank 1 (receive, tag 31)");
+  // Aggregated: no field named.
+  const std::vector<Route> one = plan_routes(p, make_message_table(p, SelfMode::copy));
+  EXPECT_EQ(one[1].what_send, "rank 1 to take the face sent +z (send, tag 5)");
 }

@@ -198,10 +198,11 @@ class Exchanger {
       for (const Field& f : fields_) ctx.exposed.push_back({f.data(), plan_.field_values() * sizeof(double)});
       ctx.dynamic = true;
     }
+    const std::vector<Route> routes = plan_routes(plan_, table_);
     for (std::size_t m = 0; m < table_.messages.size(); ++m) {
       const Message& msg = table_.messages[m];
-      const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
       Wire w;
+      static_cast<Route&>(w) = routes[m];
       if (contiguous) {
         w.send = {send + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
         w.recv = {recv + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
@@ -220,22 +221,8 @@ class Exchanger {
           check_mpi(MPI_Get_address(field, &where), "MPI_Get_address");
           w.landing.where.push_back(where);
         }
-        for (std::size_t a = 0; a < 3; ++a) {
-          w.landing.subarray[a] = static_cast<int>(plan_.padded[a]);
-          w.landing.subarray[3 + a] = static_cast<int>(piece.recv_box.extent(static_cast<int>(a)));
-          w.landing.subarray[6 + a] = static_cast<int>(piece.recv_box.lo[a]);
-        }
+        w.landing.subarray = w.landing_box;
       }
-      w.send_peer = piece.send_peer;
-      w.recv_peer = piece.recv_peer;
-      w.tag = msg.tag;
-      const char* kind = kind_name(piece.kind());
-      const std::string field =
-          msg.fields == plan_.fields ? std::string() : " field " + std::to_string(msg.first_field);
-      w.what_recv = "the " + direction_name(opposite(piece.dir)) + " ghost " + kind + field + " from rank " +
-                    std::to_string(piece.recv_peer) + " (receive, tag " + std::to_string(msg.tag) + ")";
-      w.what_send = "rank " + std::to_string(piece.send_peer) + " to take the " + kind + field + " sent " +
-                    direction_name(piece.dir) + " (send, tag " + std::to_string(msg.tag) + ")";
       ctx.wires.push_back(std::move(w));
     }
     return ctx;

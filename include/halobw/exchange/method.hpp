@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "halobw/cli/settings.hpp"
+#include "halobw/plan/routes.hpp"
 #include "halobw/platform/watchdog.hpp"
 
 namespace halobw {
@@ -43,16 +44,13 @@ struct Landing {
 
 // One message: what this rank sends in its direction and where the message
 // travelling the same way from the opposite neighbour lands.
-struct Wire {
+// The route (peers, tag, the watchdog's words: plan/routes.hpp) with the
+// addresses and datatypes of this rank's buffers.
+struct Wire : Route {
   Endpoint send;
   Endpoint recv;
   std::vector<Endpoint> parts;  // the send as one-sided puts: the packed values, or one subarray per field
   Landing landing;              // this rank's receive of the message, for the peer that puts it
-  int send_peer = 0;
-  int recv_peer = 0;
-  int tag = 0;
-  std::string what_send;  // for the watchdog: "rank 1 to take the face sent +z (send, tag 5)"
-  std::string what_recv;  // "the -z ghost face from rank 1 (receive, tag 5)"
 };
 
 class Method {

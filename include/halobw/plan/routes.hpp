@@ -1,0 +1,30 @@
+// The route of every message of one rank: its peers, its tag, where it lands
+// in the receiver's field, and how the watchdog names what is awaited. Pure,
+// from the piece and message tables; the exchanger adds the addresses and the
+// MPI datatypes (exchange/method.hpp: Wire).
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "halobw/plan/messages.hpp"
+#include "halobw/plan/pieces.hpp"
+
+namespace halobw {
+
+struct Route {
+  int send_peer = 0;  // the rank this message goes to
+  int recv_peer = 0;  // the rank whose message travelling the same way lands here
+  int tag = 0;
+  // The receive box in the padded field, as MPI_Type_create_subarray takes
+  // it: sizes[3], subsizes[3], starts[3] (one-sided puts on the datatype path).
+  std::array<int, 9> landing_box{};
+  std::string what_send;  // "rank 1 to take the face sent +z (send, tag 5)"
+  std::string what_recv;  // "the -z ghost face from rank 1 (receive, tag 5)"
+};
+
+// One route per message of `table`, in its order.
+[[nodiscard]] std::vector<Route> plan_routes(const RankPlan& plan, const MessageTable& table);
+
+}  // namespace halobw
