@@ -58,6 +58,27 @@ void copy(double* f, long px, long py, const long lo[3], const long hi[3], doubl
   }
 }
 
+// The two faces normal to `axis` of this rank's brick (owned cells sent, ghost
+// cells filled), the rank each goes to, and the values of one face.
+long plan_faces(const int g[3], const int c[3], const long e[3], long h, int axis, Face faces[2],
+                int peers[2]) {
+  long count = h;
+  for (int b = 0; b < 3; ++b) count *= b == axis ? 1 : e[b];
+  for (int s = 0; s < 2; ++s) {
+    Face& fc = faces[s];
+    for (int b = 0; b < 3; ++b) fc.lo[b] = fc.glo[b] = h, fc.hi[b] = fc.ghi[b] = h + e[b];
+    if (s == 0) {  // -: first h owned layers, land in the neighbour's high ghosts; mine fill from +
+      fc.lo[axis] = h, fc.hi[axis] = 2 * h, fc.glo[axis] = e[axis] + h, fc.ghi[axis] = e[axis] + 2 * h;
+    } else {
+      fc.lo[axis] = e[axis], fc.hi[axis] = e[axis] + h, fc.glo[axis] = 0, fc.ghi[axis] = h;
+    }
+    int nc[3] = {c[0], c[1], c[2]};
+    nc[axis] = (c[axis] + (s == 0 ? -1 : 1) + g[axis]) % g[axis];
+    peers[s] = nc[0] + g[0] * (nc[1] + g[1] * nc[2]);
+  }
+  return count;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,20 +107,7 @@ int main(int argc, char** argv) {
   double* f = field_alloc(sizeof(double) * p[0] * p[1] * p[2], huge);
   Face faces[2];
   int peers[2];  // the rank each face goes to: the - and the + neighbour
-  long count = h;
-  for (int b = 0; b < 3; ++b) count *= b == axis ? 1 : e[b];
-  for (int s = 0; s < 2; ++s) {
-    Face& fc = faces[s];
-    for (int b = 0; b < 3; ++b) fc.lo[b] = fc.glo[b] = h, fc.hi[b] = fc.ghi[b] = h + e[b];
-    if (s == 0) {  // -: first h owned layers, land in the neighbour's high ghosts; mine fill from +
-      fc.lo[axis] = h, fc.hi[axis] = 2 * h, fc.glo[axis] = e[axis] + h, fc.ghi[axis] = e[axis] + 2 * h;
-    } else {
-      fc.lo[axis] = e[axis], fc.hi[axis] = e[axis] + h, fc.glo[axis] = 0, fc.ghi[axis] = h;
-    }
-    int nc[3] = {c[0], c[1], c[2]};
-    nc[axis] = (c[axis] + (s == 0 ? -1 : 1) + g[axis]) % g[axis];
-    peers[s] = nc[0] + g[0] * (nc[1] + g[1] * nc[2]);
-  }
+  const long count = plan_faces(g, c, e, h, axis, faces, peers);
   std::vector<double> send(2 * count), recv(2 * count);
   auto exchange = [&] {
     MPI_Request req[4];

@@ -98,7 +98,7 @@ TEST(Exchange, EveryGhostCellOnEveryTransport) {
       for (int h = 1; h <= 3; ++h) {
         for (std::int64_t n : {12, 13}) {
           Options o;
-          o.sizes = {n};
+          o.sizes = {{n, n, n}};
           o.halos = {h};
           o.grid = dims;
           if (validate_layout(o, comm.size())) continue;  // a local extent below h

@@ -37,7 +37,7 @@ TEST(Options, Defaults) {
   const auto r = parse({});
   ASSERT_TRUE(r.ok());
   const Options& o = r->options;
-  EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{64, 128, 256}));
+  EXPECT_EQ(o.sizes, (std::vector<Index3>{{64, 64, 64}, {128, 128, 128}, {256, 256, 256}}));
   EXPECT_EQ(o.directions(), "x");
   EXPECT_EQ(o.halos, std::vector<int>{1});
   EXPECT_EQ(o.iters, 50);
@@ -55,7 +55,7 @@ TEST(Options, EveryFlag) {
                         "--grid", "1,1,2", "--pack", "kernel", "--self", "mpi", "--check"});
   ASSERT_TRUE(r.ok()) << r.failure().message;
   const Options& o = r->options;
-  EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{16, 32}));
+  EXPECT_EQ(o.sizes, (std::vector<Index3>{{16, 16, 16}, {32, 32, 32}}));
   EXPECT_EQ(o.axes, (AxisSet{false, false, true}));
   EXPECT_EQ(o.directions(), "z");
   EXPECT_EQ(o.halos, std::vector<int>{2});
@@ -191,16 +191,16 @@ TEST(Layout, GridMustMatchRanks) {
 
 TEST(Layout, LocalExtentAtLeastHalo) {
   Options o;
-  o.sizes = {64, 3};
+  o.sizes = {{64, 64, 64}, {3, 3, 3}};
   o.halos = {2};
   const auto e = validate_layout(o, 2);  // 1x1x2: 3 / 2 = 1 < 2 along z
   ASSERT_TRUE(e);
   EXPECT_NE(e->message.find("N=3"), std::string::npos) << e->message;
   EXPECT_NE(e->message.find("along z"), std::string::npos) << e->message;
-  o.sizes = {1};
+  o.sizes = {{1, 1, 1}};
   o.halos = {1};
   EXPECT_TRUE(validate_layout(o, 2));  // an extent of zero
-  o.sizes = {4};
+  o.sizes = {{4, 4, 4}};
   EXPECT_FALSE(validate_layout(o, 2));
   EXPECT_EQ(choose_grid(o, 8).dims(), (Dims3{2, 2, 2}));
 }
@@ -216,13 +216,13 @@ TEST(Layout, GridDimensionsCannotOverflow) {
 TEST(Layout, CheckNeedsExactValues) {
   Options o;
   o.check = true;
-  o.sizes = {208064};  // 208064^3 > 2^53
+  o.sizes = {{208064, 208064, 208064}};  // 208064^3 > 2^53
   const auto e = validate_layout(o, 1);
   ASSERT_TRUE(e);
   EXPECT_NE(e->message.find("--check needs fewer than 2^53 values"), std::string::npos) << e->message;
   // 2^15 cubed is 2^45 cells: 255 fields stay exact, 256 do not (one message per field keeps
   // each below INT_MAX values).
-  o.sizes = {32768};
+  o.sizes = {{32768, 32768, 32768}};
   o.messages = Messages::separate;
   o.fields = 255;
   EXPECT_FALSE(validate_layout(o, 1));
@@ -237,7 +237,7 @@ TEST(Layout, CheckNeedsExactValues) {
 
 TEST(Layout, FaceMustFitOneMessage) {
   Options o;
-  o.sizes = {70000};
+  o.sizes = {{70000, 70000, 70000}};
   const auto e = validate_layout(o, 1);
   ASSERT_TRUE(e);
   EXPECT_NE(e->message.find("beyond one MPI message"), std::string::npos) << e->message;

@@ -140,7 +140,7 @@ TEST(Rows, EachRowPlannedOnce) {
   // Two sizes times two halo widths on 4 ranks: every rank's plan of every
   // row, made once, holds all that the run needs of it.
   Options o;
-  o.sizes = {12, 13};
+  o.sizes = {{12, 12, 12}, {13, 13, 13}};
   o.halos = {1, 2};
   o.all_faces = true;
   o.axes = kAll;

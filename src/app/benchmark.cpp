@@ -153,7 +153,7 @@ Status check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, co
       }
     }
   }
-  const Status v = agree(comm, failure.empty() ? Status{} : check_failure(n, failure));
+  Status v = agree(comm, failure.empty() ? Status{} : check_failure(n, failure));
   if (!v && s.output)
     s.output->note(fmt::format("# check {} --overlap: overlapped equals blocking, bit for bit", n));
   return v;
@@ -247,8 +247,7 @@ Status run_check(const Comm& comm, const FaultPlan& faults, Ex& ex, const ExecSp
     Kokkos::deep_copy(Kokkos::subview(ex.fields().front(), b.lo[0], b.lo[1], b.lo[2]), 12345.0);
   }
   const CheckOutcome outcome = verify_fields(ex.fields(), ex.plan());
-  const Status v = agree(comm, outcome.failure ? check_failure(n, *outcome.failure) : Status{});
-  if (v) return v;
+  if (Status v = agree(comm, outcome.failure ? check_failure(n, *outcome.failure) : Status{})) return v;
   unsigned long long cells = outcome.ghost_cells;
   unsigned long long total = 0;
   {
@@ -404,6 +403,27 @@ Status run_transport(const Comm& comm, const RunSetup& s) {
   return run_rows<ExecSpace, MemSpace, DatatypeTransport>(comm, s);
 }
 
+// The device backends, where this build has them; the options refuse the others first.
+Status run_cuda(const Comm& comm, const RunSetup& s) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return run_transport<Kokkos::Cuda, Kokkos::CudaSpace>(comm, s);
+#else
+  (void)comm;
+  return fail("backend " + to_string(s.options->backend) + " is not in this build");
+#endif
+}
+
+Status run_hip(const Comm& comm, const RunSetup& s) {
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+  return run_transport<Kokkos::HIP, Kokkos::HIPSpace>(comm, s);
+#elif defined(KOKKOS_ENABLE_HIP)
+  return run_transport<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, s);
+#else
+  (void)comm;
+  return fail("backend " + to_string(s.options->backend) + " is not in this build");
+#endif
+}
+
 }  // namespace
 
 Status run_benchmark(const Comm& comm, const RunSetup& setup) {
@@ -411,22 +431,11 @@ Status run_benchmark(const Comm& comm, const RunSetup& setup) {
     case Backend::host:
       return run_transport<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>(comm, setup);
     case Backend::cuda:
-#if defined(KOKKOS_ENABLE_CUDA)
-      return run_transport<Kokkos::Cuda, Kokkos::CudaSpace>(comm, setup);
-#else
-      break;
-#endif
+      return run_cuda(comm, setup);
     case Backend::hip:
-#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
-      return run_transport<Kokkos::HIP, Kokkos::HIPSpace>(comm, setup);
-#elif defined(KOKKOS_ENABLE_HIP)
-      return run_transport<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, setup);
-#else
-      break;
-#endif
+      return run_hip(comm, setup);
   }
-  // The options refuse a backend the build lacks before anything runs.
-  return fail("backend " + to_string(setup.options->backend) + " is not in this build");
+  return run_transport<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>(comm, setup);
 }
 
 }  // namespace halobw

@@ -203,9 +203,14 @@ Status finish_decomposition(Options& o, const Given& g, const EnvLookup& env) {
     }
     return out;
   };
-  if (!g.sizes.empty()) o.sizes = whole_items(g.sizes, kMaxSize);
+  auto cubes = [](const std::vector<std::int64_t>& sides) {
+    std::vector<Index3> out;
+    for (const std::int64_t n : sides) out.push_back({n, n, n});
+    return out;
+  };
+  if (!g.sizes.empty()) o.sizes = cubes(whole_items(g.sizes, kMaxSize));
   if (!g.local_sizes.empty()) {
-    o.sizes = whole_items(g.local_sizes, kMaxSize);
+    o.sizes = cubes(whole_items(g.local_sizes, kMaxSize));
     o.local = true;
   }
   if (!g.halos.empty()) {

@@ -13,16 +13,16 @@ ProcGrid choose_grid(const Options& opt, int nranks) {
 
 std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
   std::vector<RowSpec> rows;
-  for (const std::int64_t n : opt.sizes) {
-    const Index3 global =
-        opt.local ? Index3{n * grid.dim(0), n * grid.dim(1), n * grid.dim(2)} : Index3{n, n, n};
+  for (const Index3& n : opt.sizes) {
+    const Index3 global = opt.local ? Index3{n[0] * grid.dim(0), n[1] * grid.dim(1), n[2] * grid.dim(2)} : n;
     for (const int h : opt.halos) rows.push_back({n, global, h});
   }
   return rows;
 }
 
 std::string row_label(const Options& opt, const RowSpec& row) {
-  return std::string(opt.local ? "L=" : "N=") + std::to_string(row.n) +
+  const std::string size = row.cube() > 0 ? std::to_string(row.cube()) : dims_string(row.size);
+  return std::string(opt.local ? "L=" : "N=") + size +
          (opt.halos.size() > 1 ? " H=" + std::to_string(row.halo) : std::string());
 }
 

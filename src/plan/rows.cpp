@@ -23,8 +23,10 @@ RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector
 
 std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
                                const std::vector<int>& node_of_rank) {
+  const std::vector<RowSpec> specs = row_specs(opt, grid);
   std::vector<RowPlan> rows;
-  for (const RowSpec& spec : row_specs(opt, grid)) {
+  rows.reserve(specs.size());
+  for (const RowSpec& spec : specs) {
     RowPlan r;
     r.spec = spec;
     r.label = row_label(opt, spec);
@@ -48,6 +50,7 @@ RowFacts row_facts(const std::vector<RowPlan>& rows) {
 
 std::vector<int> node_ids(const std::vector<std::string>& rank_host) {
   std::vector<int> ids;
+  ids.reserve(rank_host.size());
   std::map<std::string, int> index;
   for (const std::string& h : rank_host) {
     ids.push_back(index.emplace(h, static_cast<int>(index.size())).first->second);

@@ -71,11 +71,10 @@ Status replace_file(const std::string& path, const std::string& text, const std:
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) return os_error(name, errno);
   int err = 0;
-  if (::fchmod(fd, exists ? (st.st_mode & 07777) : new_file_mode()) != 0 || !write_all(fd, text)) {
-    err = errno;
-  } else if (::fsync(fd) != 0 && errno != EINVAL) {
-    err = errno;  // EINVAL: a file system that cannot sync, nothing lost
-  }
+  const bool written =
+      ::fchmod(fd, exists ? (st.st_mode & 07777) : new_file_mode()) == 0 && write_all(fd, text);
+  // EINVAL from fsync: a file system that cannot sync, nothing lost.
+  if (!written || (::fsync(fd) != 0 && errno != EINVAL)) err = errno;
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err == 0 && ::rename(temp.c_str(), target.c_str()) != 0) err = errno;
   if (err != 0) {

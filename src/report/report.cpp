@@ -135,7 +135,7 @@ HugeFigures reduce_huge(const Comm& comm, std::uint64_t field_bytes, std::uint64
 
 Row row_of(const RowPlan& plan) {
   Row row;
-  row.n = plan.spec.n;
+  row.n = plan.spec.cube();
   row.global = plan.spec.global;
   row.halo = plan.spec.halo;
   row.send_min = plan.all.send_min;

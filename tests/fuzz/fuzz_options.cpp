@@ -27,7 +27,7 @@ void require(bool ok) {
 
 void check_valid(const halobw::Options& o, int nranks) {
   require(!o.sizes.empty());
-  for (auto n : o.sizes) require(n >= 1);
+  for (const auto& n : o.sizes) require(n[0] >= 1 && n[1] >= 1 && n[2] >= 1);
   require(!o.halos.empty() && o.fields >= 1 && o.iters >= 1 && o.warmup >= 0 && o.repeats >= 1 &&
           o.timeout >= 0);
   require(o.axes[0] || o.axes[1] || o.axes[2]);

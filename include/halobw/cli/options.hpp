@@ -20,15 +20,19 @@ namespace halobw {
 
 struct Options {
   // Decomposition: the grid, how it is cut and which faces move.
-  // Global cube sides, or per-rank sides (--local): one row each.
-  std::vector<std::int64_t> sizes{64, 128, 256};
-  bool local = false;         // sizes are per-rank cube sides L (--local)
+  // The global box of each row (--sizes: a cube N or extents NXxNYxNZ), or
+  // with --local each rank's brick: one row each, in the order given.
+  std::vector<Index3> sizes{{64, 64, 64}, {128, 128, 128}, {256, 256, 256}};
+  bool local = false;         // sizes are per-rank bricks (--local)
   std::optional<Dims3> grid;  // from --grid or OPENPFC_FD_PROC_GRID
   GridSource grid_source = GridSource::automatic;
   AxisSet axes{true, false, false};
   bool all_faces = false;
   std::vector<int> halos{1};                // halo widths h, one row per size and width
   StencilKind stencil = StencilKind::star;  // box: faces, edges and corners, all 26 directions
+  AxisSet periodic{true, true, true};       // --periodic: the other axes are open (walls, no neighbour)
+  // --placement: how grid coordinates follow the ranks; several only with --dry-run.
+  std::vector<RankPlacement> placements{RankPlacement::linear};
 
   // Exchange: where the field lives and how faces travel.
   Backend backend = Backend::host;
@@ -44,7 +48,9 @@ struct Options {
   Messages messages = Messages::aggregated;
 
   // Measurement: the clock and what is measured besides the exchange.
-  int iters = 50;
+  int iters = 50;           // timed exchanges K per block
+  bool iters_auto = false;  // --iters auto: each row's K from the warm-up, so a block lasts min_time
+  double min_time = 0.2;    // --min-time: seconds a timed block lasts at least, with --iters auto
   int warmup = 5;
   int repeats = 1;         // timed blocks per size; Time_us is their median
   bool check = false;      // verify every ghost cell once per size, before the clock
@@ -54,6 +60,13 @@ struct Options {
   bool overlap = false;    // also time a stencil alone, after the exchange, and overlapped with it
   int streams = 1;         // --overlap: the interior on the exchange's instance (1) or a second one (2)
   ProgressMode progress = ProgressMode::wait;  // --overlap: MPI calls while the interior runs (poll) or none
+
+  bool per_rank = false;   // --per-rank: each rank's time, bytes and host
+
+  // Planning: --dry-run prints the plan and measures nothing.
+  bool dry_run = false;
+  std::optional<int> ranks;           // --ranks R: plan for R ranks in one process, no launch
+  std::optional<int> ranks_per_node;  // --ranks-per-node P: block placement of P ranks per node
 
   // Output.
   Format format = Format::table;

@@ -33,6 +33,10 @@ enum class MethodKind { p2p, persistent, neighbor, rma };
 enum class RmaSync { pscw, fence };
 // How the host drives MPI while the interior runs (--overlap).
 enum class ProgressMode { wait, poll };
+// How grid coordinates follow the ranks (--placement): rank order, x fastest
+// (linear); a compact sub-block per node (nodes); as MPI_Cart_create with
+// reorder returns them (cart).
+enum class RankPlacement { linear, nodes, cart };
 
 // When packed faces are sent and unpacked (packing transports only).
 enum class Schedule {
@@ -120,6 +124,11 @@ template <>
 struct Names<ProgressMode> {
   static constexpr std::array<std::pair<const char*, ProgressMode>, 2> list{
       {{"wait", ProgressMode::wait}, {"poll", ProgressMode::poll}}};
+};
+template <>
+struct Names<RankPlacement> {
+  static constexpr std::array<std::pair<const char*, RankPlacement>, 3> list{
+      {{"linear", RankPlacement::linear}, {"nodes", RankPlacement::nodes}, {"cart", RankPlacement::cart}}};
 };
 template <>
 struct Names<Schedule> {

@@ -24,9 +24,11 @@ constexpr int kMaxReach = 16;
 
 // One row of the table: its size and the global box it exchanges.
 struct RowSpec {
-  std::int64_t n = 0;  // the global cube side (--sizes)
+  Index3 size{0, 0, 0};  // as given: the global box (--sizes), or each rank's brick (--local)
   Index3 global{0, 0, 0};
   int halo = 1;
+  // The cube side when the size is a cube (the N or L column), else 0.
+  [[nodiscard]] std::int64_t cube() const { return size[0] == size[1] && size[1] == size[2] ? size[0] : 0; }
 };
 [[nodiscard]] std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid);
 
