@@ -276,12 +276,10 @@ def status_problem(status):
     "run failed (exit 1): REASON", "run incomplete: ..."."""
     if not status or status["state"] == "complete":
         return None
-    rows = status["rows"]
     if status["state"] == "failed":
-        return f"run failed (exit {status['exit_code']}) after {rows} row{'s' if rows != 1 else ''}: " \
-               f"{status['reason']}"
-    return (f"run incomplete: written after {rows} row{'s' if rows != 1 else ''} while the run was still "
-            "measuring (a job killed from outside, or still running)")
+        return f"run failed (exit {status['exit_code']}): {status['reason']}"
+    return ("run incomplete: the file was written while the run was still measuring (a job killed from "
+            "outside, or one still running)")
 
 
 def problem_runs(f):
@@ -749,8 +747,8 @@ def _read_json(path, text):
         raise NotAResult(path, 1, "the JSON document must be an object")
     if doc.get("schema") != SCHEMA_NAME:
         line = c.key_line(doc, "schema") if "schema" in doc else c.line_of(doc.start)
-        raise NotAResult(path, line, f'"schema" must be "{SCHEMA_NAME}", not {_json_repr(doc.get("schema"))}: '
-                         "not a halo-bandwidth result")
+        what = f'not {_json_repr(doc["schema"])}' if "schema" in doc else "absent"
+        raise NotAResult(path, line, f'"schema" must be "{SCHEMA_NAME}", {what}: not a halo-bandwidth result')
     version = c.integer(doc, "schema_version", "document")
     if version not in SCHEMA_VERSIONS:
         c.fail(doc, "schema_version", f"schema_version {version}: this script reads versions "
