@@ -247,8 +247,9 @@ def check_hidden(text, comp, block, over, noise, where, errors):
     can_none, must_none, lo, hi = hidden_rule(comp, block, over, noise)
     if text == "-":
         if not can_none:
-            errors.append(f"{where}: Hidden '-', but the figures give a share: Blocking_us - Comp_us {block - comp:.1f} "
-                          f"and Blocking_us - Overlap_us {block - over:.1f} are beyond Noise_us {noise}")
+            errors.append(f"{where}: Hidden '-', but the figures give a share: Blocking_us - Comp_us "
+                          f"{block - comp:.1f} and Blocking_us - Overlap_us {block - over:.1f} are beyond Noise_us "
+                          f"{noise}")
         return
     try:
         hidden = float(text)

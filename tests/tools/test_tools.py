@@ -14,8 +14,9 @@ the scripts under test are run with the same interpreter.
 The fixtures in data/ are schema_version 3 files written by the benchmark
 (data/make_fixtures.py regenerates them): complete runs, a failed one (host_failed) and
 an incomplete one (host_incomplete), and not_a_result.json, a JSON document of another
-kind; data/v1/ and data/v2/ hold version-1 and version-2 files, which must still read. Prints one line per check and a last line "N passed, M failed"; exit
-status 1 on failure.
+kind; data/v1/ and data/v2/ hold version-1 and version-2 files, which must still read.
+Prints one line per check and a last line "N passed, M failed"; exit status 1 on
+failure.
 """
 import argparse
 import ast
