@@ -147,7 +147,7 @@ class Suite:
 
     @staticmethod
     def plain_csv(path):
-        """The rows of a CSV file as csv.DictReader gives them: version 2 as it is, version 1
+        """The rows of a CSV file as csv.DictReader gives them: versions 2 and 3 as they are, version 1
         with its '#' lines dropped (independently of halobw_results)."""
         with open(path, newline="") as f:
             text = f.read()
@@ -1033,7 +1033,7 @@ class Suite:
         for path in (v1("host_z.csv"), v1("host_z.json")):
             f = hr.read(path)
             r = f.rows[0]
-            self.check(f"v1/{os.path.basename(path)} reads as version 2 rows: H from halo, Global NxNxN, "
+            self.check(f"v1/{os.path.basename(path)} reads as later versions' rows: H from halo, Global NxNxN, "
                        "no L, the settings v1 predates as v1 ran",
                        f.version == 1 and r["H"] == 1 and r["Global"] == "64x64x64" and r["L"] is None
                        and r.size_name == "N" and r["halo"] == "1" and r["hugepages"] == "off"
@@ -1304,7 +1304,7 @@ class Suite:
         return self.temp(name, out.getvalue())
 
     def format_checks(self):
-        """csv_format_problems: the exact format of a version-2 CSV file."""
+        """csv_format_problems: the exact format of a version-3 CSV file."""
         hr = self.hr
         with open(data("host_z.csv"), newline="") as fh:
             text = fh.read()
