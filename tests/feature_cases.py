@@ -69,8 +69,16 @@ def hidden_in_range(r):
     """Hidden is a share in [0, 1] or none, never outside: over several overlap runs written as JSON
     (the table on stdout beside it), every row's Hidden is null or in [0, 1], null exactly where the
     table prints '-' after a '# Hidden' note, with Noise_us beside it."""
+    import shutil
     import tempfile
     work = tempfile.mkdtemp(prefix="halobw-hidden-")
+    try:
+        hidden_runs(r, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def hidden_runs(r, work):
     runs = [
         (2, ["--axis", "z", "--sizes", "16,32,64"]),
         (2, ["--axis", "z", "--sizes", "32,64", "--pack", "kernel", "--progress", "poll", "--repeats", "5"]),
