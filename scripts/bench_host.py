@@ -326,9 +326,9 @@ def section_overlap(args, emit):
          "field by both ranks at once (bench/pack_reference.cpp), memory-bound, counted like the stencil (2 x "
          "bytes / time).\n")
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("| faces | pack | progress | N | Time_us | Comp_us | Blocking_us | Overlap_us | Exposed_us | Hidden | "
-         "Comp_GBps | Copy_GBps | Comp/Copy | field copy GB/s | Comp/field copy |")
-    emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    emit("| faces | pack | progress | N | Time_us | Comp_us | Blocking_us | Overlap_us | Exposed_us | Noise_us | "
+         "Hidden | Comp_GBps | Copy_GBps | Comp/Copy | field copy GB/s | Comp/field copy |")
+    emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     cmds = []
     sizes = (128, 256, 512)
     for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
@@ -352,8 +352,15 @@ def section_overlap(args, emit):
                     share = [float(r["Comp_GBps"]) / c for r, c in zip(rows, copy)]
                     limit = [float(r["Comp_GBps"]) / float(r["Copy_GBps"]) for r in rows]
                     mark = "" if n < 256 else (" met" if med(limit) >= 0.5 else " MISSED")
+                    # Hidden is a share or '-' (none: within Noise_us): the median of the shares, and how
+                    # many runs gave none.
+                    shares = [float(r["Hidden"]) for r in rows if r["Hidden"] != "-"]
+                    hidden = f"{med(shares):.2f}" if shares else "-"
+                    if shares and len(shares) < len(rows):
+                        hidden += f" ({len(rows) - len(shares)} of {len(rows)} none)"
                     emit(f"| ±{axis} | {pack} | {progress} | {n} | {v('Time_us'):.1f} | {v('Comp_us'):.1f} | "
-                         f"{v('Blocking_us'):.1f} | {v('Overlap_us'):.1f} | {v('Exposed_us'):.1f} | {v('Hidden'):.2f} | "
+                         f"{v('Blocking_us'):.1f} | {v('Overlap_us'):.1f} | {v('Exposed_us'):.1f} | "
+                         f"{v('Noise_us'):.1f} | {hidden} | "
                          f"{v('Comp_GBps'):.2f} | {v('Copy_GBps'):.2f} | {ratio_text(limit)}{mark} | {med(copy):.2f} | "
                          f"{ratio_text(share)} |")
     emit()

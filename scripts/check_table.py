@@ -11,6 +11,23 @@ Exposed_us, Hidden, Comp_GBps) with the ones they derive from, to their
 printed precision. It imposes no speed threshold. This is an independent
 implementation of the decomposition: it shares no code with the benchmark.
 
+Hidden (--overlap) is (Blocking_us - Overlap_us) / (Blocking_us - Comp_us), a
+share in [0, 1], or '-' where the rule of docs/method.md says it is none: the
+exchange (Blocking_us - Comp_us) or what overlapping saved (Blocking_us -
+Overlap_us) within Noise_us, the overlapped step slower than the blocking
+one, or faster than the stencil alone by more than Noise_us (by less, the
+share is 1). Each is judged from the printed figures, each within half its
+last decimal: a share must be one the figures allow, a '-' must be one the
+rule can give, and each '-' comes after its note '# Hidden N=..: none: ...',
+whose figures must be the row's.
+
+The header note '# nothing crosses ranks, Send_B is 0: on grid G ...' must be
+there exactly when every row's Send_B is 0 by the grid, name the grid, the
+pieces and (on more than one rank) flags that would make the pieces remote,
+each checked against the decomposition. A table that ends with '# run failed
+(exit N) after K rows: REASON' checks as far as it goes: K must be the rows
+printed, and the line the last.
+
 Usage: check_table.py [FILE]   (standard input when no file)
        check_table.py --self-test
 Exit status 0 when every row checks, 1 otherwise (each problem on stderr).
@@ -25,7 +42,10 @@ SWEEP = ["H"]                                       # after the size, with more 
 OPTIONAL = [["RemoteEdges", "RemoteCorners"], ["Send_min_B"], ["Min_us", "Max_us"],
             ["Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff"],
             ["Copy_GBps", "Peer_GBps"],
-            ["Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Hidden", "Comp_GBps"]]
+            ["Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us", "Hidden", "Comp_GBps"]]
+# Half the last printed decimal of the microsecond columns, and of the 2-decimal ratios.
+US = 0.05
+RATIO = 0.005
 
 
 def blocks(n, g):
@@ -196,15 +216,122 @@ def check_optional(row, where, errors, stencil_bytes):
         comp, block, over = float(row["Comp_us"]), float(row["Blocking_us"]), float(row["Overlap_us"])
         if abs(float(row["Exposed_us"]) - (over - comp)) > 0.1 + 1e-9:
             errors.append(f"{where}: Exposed_us {row['Exposed_us']} is not Overlap_us - Comp_us")
-        if t > 0.05:
-            ends = [(block - over + dn) / (t + dt) for dn in (-0.1, 0.1) for dt in (-0.05, 0.05)]
-            if not within(float(row["Hidden"]), min(ends), max(ends), 2):
-                errors.append(f"{where}: Hidden {row['Hidden']} is not (Blocking_us - Overlap_us) / Time_us")
+        noise = float(row["Noise_us"])
+        if noise < 0:
+            errors.append(f"{where}: Noise_us {noise} is negative")
+        check_hidden(row["Hidden"], comp, block, over, noise, where, errors)
         if comp > 0.05:
             lo, hi = stencil_bytes / (comp + 0.05) / 1e3, stencil_bytes / (comp - 0.05) / 1e3
             if not within(float(row["Comp_GBps"]), lo, hi, 3):
                 errors.append(f"{where}: Comp_GBps {row['Comp_GBps']} is not 16 B x owned cells x fields "
                               f"({stencil_bytes} B) / Comp_us")
+
+
+def hidden_rule(comp, block, over, noise):
+    """What the rule can give for figures each printed within US: (whether it can be none,
+    whether it must be none, the least and the most share it can be)."""
+    exchange, saved, faster = block - comp, block - over, comp - over  # each within 2 US
+    near_zero = 0.0 if abs(saved) <= 2 * US else abs(saved) - 2 * US  # the least |saved|
+    can_none = (exchange - 2 * US <= noise + US or near_zero <= noise + US or saved - 2 * US < 0
+                or faster + 2 * US > noise - US)
+    must_none = (exchange + 2 * US <= noise - US or abs(saved) + 2 * US <= noise - US or saved + 2 * US < 0
+                 or faster - 2 * US > noise + US)
+    lo = max(0.0, saved - 2 * US) / (exchange + 2 * US) if exchange + 2 * US > 0 else 0.0
+    hi = (saved + 2 * US) / (exchange - 2 * US) if exchange - 2 * US > 0 else float("inf")
+    if faster + 2 * US > 0:
+        hi = max(hi, 1.0)  # the overlapped step beat the stencil alone within the noise: all hidden
+    return can_none, must_none, min(lo, 1.0), min(hi, 1.0)
+
+
+def check_hidden(text, comp, block, over, noise, where, errors):
+    can_none, must_none, lo, hi = hidden_rule(comp, block, over, noise)
+    if text == "-":
+        if not can_none:
+            errors.append(f"{where}: Hidden '-', but the figures give a share: Blocking_us - Comp_us "
+                          f"{block - comp:.1f} and Blocking_us - Overlap_us {block - over:.1f} are beyond Noise_us "
+                          f"{noise}")
+        return
+    try:
+        hidden = float(text)
+    except ValueError:
+        errors.append(f"{where}: Hidden {text!r} is neither a share nor '-'")
+        return
+    if text != f"{hidden:.2f}" or not 0 <= hidden <= 1:
+        errors.append(f"{where}: Hidden {text} is not a share in [0, 1] with 2 decimals")
+    elif must_none:
+        errors.append(f"{where}: Hidden {text}, but what it measures lies within Noise_us {noise}: it must be '-'")
+    elif not lo - RATIO - 1e-9 <= hidden <= hi + RATIO + 1e-9:
+        errors.append(f"{where}: Hidden {text} is not (Blocking_us - Overlap_us) / (Blocking_us - Comp_us) "
+                      f"(between {lo:.3f} and {hi:.3f})")
+
+
+# The figures a '# Hidden ...: none: WHY' note names, each against the row's columns.
+HIDDEN_WHY = (
+    (r"the exchange, Blocking_us - Comp_us = (-?[\d.]+) us, is within the noise ([\d.]+) us",
+     lambda c, b, o: b - c),
+    (r"what overlapping saved, Blocking_us - Overlap_us = (-?[\d.]+) us, is within the noise ([\d.]+) us",
+     lambda c, b, o: b - o),
+    (r"the overlapped step is slower than the blocking one by (-?[\d.]+) us, beyond the noise ([\d.]+) us",
+     lambda c, b, o: o - b),
+    (r"the overlapped step is faster than the stencil alone by (-?[\d.]+) us, beyond the noise ([\d.]+) us",
+     lambda c, b, o: c - o),
+)
+
+
+def check_hidden_note(note, row, where, errors):
+    """A '-' row's note: one of the rule's reasons, its figures the row's."""
+    comp, block, over = float(row["Comp_us"]), float(row["Blocking_us"]), float(row["Overlap_us"])
+    for pattern, figure in HIDDEN_WHY:
+        m = re.match(pattern, note)
+        if not m:
+            continue
+        if abs(float(m.group(1)) - figure(comp, block, over)) > 2 * US + 1e-9:
+            errors.append(f"{where}: the note's {m.group(1)} us is not the row's ({figure(comp, block, over):.1f})")
+        if abs(float(m.group(2)) - float(row["Noise_us"])) > US + 1e-9:
+            errors.append(f"{where}: the note's noise {m.group(2)} us is not the row's Noise_us {row['Noise_us']}")
+        return
+    errors.append(f"{where}: the Hidden note gives no reason the rule knows: {note}")
+
+
+def check_nothing_crosses(note, h, rows_send, first_size, global_box, fields, hosts, errors):
+    """The header's 'nothing crosses ranks' note against the decomposition: there exactly when no
+    row sends a byte to another rank, naming the grid, the pieces and flags that would help."""
+    zero = bool(rows_send) and not any(rows_send)
+    if note is None:
+        if zero:
+            errors.append("every row's Send_B is 0, but the header has no '# nothing crosses ranks' note")
+        return
+    if rows_send and not zero:
+        errors.append("'# nothing crosses ranks' in the header, but some row sends to another rank")
+    grid = "x".join(str(g) for g in h["grid"])
+    pieces = {"box": "all 26 pieces", "all": "the six faces"}.get(h["directions"], f"the \u00b1{h['directions']} faces")
+    if h["ranks"] == 1:
+        want = f"on grid {grid} {pieces} wrap to the one rank; run on more ranks"
+        if note != want:
+            errors.append(f"'# nothing crosses ranks' note: {note!r}, want {want!r}")
+        return
+    m = re.fullmatch(rf"on grid {re.escape(grid)} {re.escape(pieces)} wrap to the same rank; use (.+)", note)
+    if not m:
+        errors.append(f"'# nothing crosses ranks' note: {note!r} does not name grid {grid} and {pieces}")
+        return
+    for hint in m.group(1).split(" or "):
+        a = re.fullmatch(r"--axis ([xyz])", hint)
+        g = re.fullmatch(r"--grid (\d+),(\d+),(\d+)", hint)
+        if a:
+            grid_, dirs = h["grid"], offsets(a.group(1))
+        elif g:
+            grid_, dirs = tuple(int(v) for v in g.groups()), offsets(h["directions"])
+            if grid_[0] * grid_[1] * grid_[2] != h["ranks"]:
+                errors.append(f"'# nothing crosses ranks' suggests {hint}, not a grid of {h['ranks']} ranks")
+                continue
+        else:
+            errors.append(f"'# nothing crosses ranks' suggests {hint!r}: neither --axis nor --grid")
+            continue
+        if first_size is not None:
+            size, halo = first_size
+            box = global_box(size, grid_)
+            if max(f[0] for f in rank_figures(box, grid_, halo, dirs, fields, None)) == 0:
+                errors.append(f"'# nothing crosses ranks' suggests {hint}, which sends nothing across ranks either")
 
 
 def expected_columns(cols):
@@ -255,13 +382,29 @@ def check(text):
     if box != (h["directions"] == "box"):
         errors.append("RemoteEdges and RemoteCorners go with directions box, and only with it")
 
-    def global_box(size):
-        return tuple(size * g for g in grid) if local else (size, size, size)
+    def global_box(size, on=grid):
+        return tuple(size * g for g in on) if local else (size, size, size)
 
     rows = 0
     uneven = False
     checks = {}
-    for line in lines:
+    hidden_notes = {}  # label -> the reason of a '# Hidden LABEL: none: ...' note awaiting its row
+    nothing = None     # the '# nothing crosses ranks' note, without its lead
+    rows_send = []     # each row's Send_B by the grid
+    first_size = None
+    failed = None      # (line index, the '# run failed' line's match)
+    for index, line in enumerate(lines):
+        m = re.match(r"# nothing crosses ranks, Send_B is 0: (.*)$", line)
+        if m:
+            nothing = m.group(1)
+        m = re.match(r"# Hidden ((?:N|L)=\d+(?: H=\d+)?): none: (.*)$", line)
+        if m:
+            if m.group(1) in hidden_notes:
+                errors.append(f"two Hidden notes for {m.group(1)}")
+            hidden_notes[m.group(1)] = m.group(2)
+        m = re.match(r"# run failed \(exit (\d+)\) after (\d+) rows?: (.+)$", line)
+        if m:
+            failed = (index, m)
         m = re.match(r"# check (N|L)=(\d+)(?: H=(\d+))? passed (\d+) ghost cells", line)
         if m:
             size, halo = int(m.group(2)), int(m.group(3) or h["halos"][0])
@@ -284,6 +427,20 @@ def check(text):
         glob = global_box(size)
         figs = rank_figures(glob, grid, halo, dirs, fields, hosts)
         send_max = max(f[0] for f in figs)
+        rows_send.append(send_max)
+        if first_size is None:
+            first_size = (size, halo)
+        label = f"{cols[0]}={size}" + (f" H={halo}" if sweep else "")
+        note = hidden_notes.pop(label, None)
+        if "Hidden" in row:
+            if row["Hidden"] == "-" and note is None:
+                errors.append(f"{where}: Hidden '-' without a note '# Hidden {label}: none: ...' before the row")
+            elif row["Hidden"] != "-" and note is not None:
+                errors.append(f"{where}: Hidden {row['Hidden']}, but the note before it says none: {note}")
+            elif note is not None:
+                check_hidden_note(note, row, where, errors)
+        elif note is not None:
+            errors.append(f"{where}: a Hidden note, but the table has no Hidden column")
         send_min = min(f[0] for f in figs)
         uneven = uneven or send_min != send_max
         expect = {"Send_B": send_max, "RemoteFaces": max(f[1] for f in figs),
@@ -309,7 +466,24 @@ def check(text):
         rows += 1
     if with_min and rows and not uneven:
         errors.append("Send_min_B column although every size divides evenly")
+    for label, note in hidden_notes.items():
+        errors.append(f"a note '# Hidden {label}: none: {note}' of no row")
+    check_nothing_crosses(nothing, h, rows_send, first_size, global_box, fields, hosts, errors)
+    if failed is not None:
+        index, m = failed
+        if int(m.group(2)) != rows:
+            errors.append(f"'# run failed' says {m.group(2)} rows, the table has {rows}")
+        if not 1 <= int(m.group(1)) <= 4:
+            errors.append(f"'# run failed' with exit {m.group(1)}: a failed run exits 1 to 4")
+        if any(l.strip() for l in lines[index + 1:]):
+            errors.append("'# run failed' is not the last line")
     return rows, errors
+
+
+def run_failed(text):
+    """The exit code and the reason of a table's '# run failed' line, or None."""
+    m = re.search(r"^# run failed \(exit (\d+)\) after \d+ rows?: (.+)$", text, re.M)
+    return (int(m.group(1)), m.group(2)) if m else None
 
 
 SEED = """# halo-bandwidth 0.1.0
@@ -334,12 +508,42 @@ BOX = """# ranks 2 nodes 1 grid 1x1x2 directions box halo 1,2 iters 5 warmup 1
 8 8x8x16 2 13824 10.0 1.382 2.765 2 4 0 8 8
 """
 
+# --overlap: N=16 none (what overlapping saved, -0.2 us, lies within Noise_us 0.5), N=32 a share,
+# (16.0 - 10.0) / (16.0 - 8.0) = 0.75. Comp_GBps = 16 B x owned cells (16x16x8, 32x32x16) / Comp_us.
+OVERLAP = """# ranks 2 nodes 1 grid 1x1x2 directions z halo 1 iters 3 warmup 5
+# rank_host 0:a 1:a
+# grid_source auto transport datatype
+# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces Comp_us Blocking_us Overlap_us \
+Exposed_us Noise_us Hidden Comp_GBps
+# Hidden N=16: none: what overlapping saved, Blocking_us - Overlap_us = -0.2 us, is within the noise 0.5 us \
+(the largest spread of 3 interleaved rounds)
+16 4096 2.6 1.575 3.151 2 0 0 1.5 3.6 3.8 2.3 0.5 - 21.845
+32 16384 8.4 1.950 3.901 2 0 0 8.0 16.0 10.0 2.0 0.4 0.75 32.768
+""".replace("\\\n", "")
+
+# The default run on 2 ranks: the +-x faces on grid 1x1x2, all self.
+NOTHING = """# ranks 2 nodes 1 grid 1x1x2 directions x halo 1 iters 3 warmup 5
+# rank_host 0:a 1:a
+# grid_source auto transport datatype
+# nothing crosses ranks, Send_B is 0: on grid 1x1x2 the \u00b1x faces wrap to the same rank; use --axis z or \
+--grid 2,1,1
+# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces
+16 0 0.6 0.000 0.000 0 2 0
+""".replace("\\\n", "")
+
+FAILED = SEED + "# run failed (exit 4) after 3 rows: timeout on rank 0 after 2 s in MPI_Waitall: N=512 warm-up\n"
+
 
 def self_test():
     rows, errors = check(SEED)
     assert rows == 3 and not errors, errors
     rows, errors = check(BOX)
     assert rows == 2 and not errors, errors
+    for table, n in ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3)):
+        rows, errors = check(table)
+        assert rows == n and not errors, (table, errors)
+    assert run_failed(FAILED) == (4, "timeout on rank 0 after 2 s in MPI_Waitall: N=512 warm-up")
+    assert run_failed(SEED) is None
     bad = {
         "Send_B": SEED.replace("64 65536 31.1", "64 65537 31.1"),
         "Uni_GBps": SEED.replace("2.104 4.209", "2.204 4.409"),
@@ -356,6 +560,34 @@ def self_test():
         "Send_B": BOX.replace("13824", "13825"),
         "column H": BOX.replace("halo 1,2", "halo 1"),
     }
+    hidden_note = "# Hidden N=16: none: what overlapping saved"
+    bad_v3 = {
+        "is not (Blocking_us - Overlap_us) / (Blocking_us - Comp_us)": OVERLAP.replace(" 0.75 ", " 0.90 "),
+        "not a share in [0, 1]": OVERLAP.replace(" 0.75 ", " 1.20 "),
+        "without a note": OVERLAP.replace(" 0.75 ", " - "),
+        "the figures give a share": OVERLAP.replace(" 0.75 ", " - ").replace(
+            "32 16384", "# Hidden N=32: none: the exchange, Blocking_us - Comp_us = 8.0 us, is within the noise "
+            "0.4 us (x)\n32 16384"),
+        "must be '-'": OVERLAP.replace(" 0.5 - ", " 0.0 0.95 ").replace(hidden_note, "# note"),
+        "the note before it says none": OVERLAP.replace(" 0.5 - ", " 0.0 0.00 ").replace(
+            "Blocking_us - Overlap_us = -0.2 us, is within the noise 0.5 us",
+            "Blocking_us - Overlap_us = -0.2 us, is within the noise 0.0 us"),
+        "is not the row's Noise_us": OVERLAP.replace("is within the noise 0.5 us", "is within the noise 0.9 us"),
+        "no reason the rule knows": OVERLAP.replace("what overlapping saved", "something"),
+        "of no row": OVERLAP.replace("# N Send_B", "# Hidden N=64: none: x\n# N Send_B"),
+        "no '# nothing crosses ranks' note": NOTHING.replace("# nothing crosses", "# nothing"),
+        "some row sends": SEED.replace("# N Send_B", NOTHING.splitlines()[3] + "\n# N Send_B"),
+        "sends nothing across ranks either": NOTHING.replace("--axis z", "--axis x"),
+        "does not name grid": NOTHING.replace("the \u00b1x faces", "the six faces"),
+        "not a grid of 2 ranks": NOTHING.replace("--grid 2,1,1", "--grid 2,2,1"),
+        "'# run failed' says 2 rows": FAILED.replace("after 3 rows", "after 2 rows"),
+        "not the last line": FAILED + "# peak resident memory per rank at most 1 B (VmHWM)\n",
+    }
+    for what, text in bad_v3.items():
+        _, errors = check(text)
+        assert any(what in e for e in errors), (what, errors)
+    _, errors = check(NOTHING.replace("--grid 2,1,1", "--grid 1,2,1"))
+    assert any("--grid 1,2,1, which sends nothing" in e for e in errors), errors
     for what, text in list(bad.items()) + list(bad_box.items()):
         _, errors = check(text)
         assert any(what in e for e in errors), (what, errors)
@@ -365,7 +597,8 @@ def self_test():
     odd = odd.replace("64 65536 31.1 2.104 4.209 2 0 0", "17 2448 10.0 0.245 0.490 2 0 0")
     _, errors = check(odd)
     assert any("no Send_min_B column" in e for e in errors), errors
-    print(f"check_table self-test: 2 good tables passed, {len(bad) + len(bad_box) + 1} broken tables caught")
+    print(f"check_table self-test: 5 good tables passed, {len(bad) + len(bad_box) + len(bad_v3) + 2} broken tables "
+          "caught")
     return 0
 
 
@@ -380,7 +613,9 @@ def main(argv):
         print("check_table: no rows", file=sys.stderr)
         return 1
     if not errors:
-        print(f"check_table: {rows} rows agree with the printed grid")
+        failed = run_failed(text)
+        tail = f"; the run failed (exit {failed[0]}) after them: {failed[1]}" if failed else ""
+        print(f"check_table: {rows} rows agree with the printed grid{tail}")
     return 1 if errors else 0
 
 

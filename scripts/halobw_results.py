@@ -3,13 +3,18 @@
 Shared by scripts/compare and scripts/plot; standard library only. The formats
 are described in docs/output.md. Both readers give the same thing:
 
-    ResultFile  .path, .kind ("csv" or "json"), .version (1 or 2), .runs, .rows
+    ResultFile  .path, .kind ("csv" or "json"), .version (1, 2 or 3), .runs, .rows,
+                .status      how the run ended (see Run.status): for a CSV file of several
+                             runs, the first run that did not complete, else the first run's
     Run         .settings    dict of the run settings (SETTINGS), grid as "GXxGYxGZ",
                              halo as "1" or "1,2,4"
                 .provenance  dict of the PROVENANCE texts as the CSV writes them
                              ({} for a version-1 CSV, which kept them in '#' lines)
                 .meta        the rest of a JSON document's "program" and "run" ({} for CSV)
-                .version     1 or 2
+                .status      version 3: {"state": "complete" | "failed" | "incomplete",
+                             "exit_code": int or None, "reason": str or None, "rows": int,
+                             "warnings": [str]}; None for versions 1 and 2 (not recorded)
+                .version     1, 2 or 3
                 .line        where the run starts (CSV: its first row; JSON: the "run" object)
     Row         row["N"], row["L"], row.get("Min_us"), ... for every field in SETTINGS,
                 MEASURES and OPTIONAL; .size_name ("N" or "L"), .size; .run, .line, .path
@@ -18,11 +23,19 @@ Types: the integer fields are int, the measured numbers float, Global and the
 other settings str. Exactly one of N and L is set in a row (N for global cube
 sides, L for per-rank sides: the run's `local` setting); the other is None. An
 optional measurement that was not taken is None; one that could not be
-measured (CSV "n/a", JSON null: Eff, Peer_GBps, Hidden) is NA, the string
-"n/a". The readers accept NA in any optional measurement; the schema and
-csv_format_problems() allow it only in NA_FIELDS.
+measured (CSV "n/a", JSON null: Eff, Peer_GBps) is NA, the string "n/a". A
+Hidden that is no share (version 3: the difference it measures lies within
+Noise_us, or the steps leave the range where it is a share; JSON null, an
+empty CSV field in a row with the overlap columns) is NA too, as is version
+2's Hidden "n/a". The readers accept NA in any optional measurement; the
+schema and csv_format_problems() allow it only in NA_FIELDS (version 3 CSV:
+n/a only in Eff and Peer_GBps, an empty Hidden instead).
 
-Both schema versions read. A version-1 file (JSON "schema_version": 1; a CSV
+Every schema version reads (SCHEMA_VERSIONS). Version 3 added the status (the
+CSV's last four columns, JSON "status"), the settings oversubscribed and
+ranks_per_core, each host's cores, and the column Noise_us, and changed
+Hidden's formula; a version-2 file reads with oversubscribed, ranks_per_core
+and Noise_us None and status None. A version-1 file (JSON "schema_version": 1; a CSV
 whose header has the old column set, '#' comment lines allowed) reads into the
 same form: the settings it predates take the values version 1 always ran with
 (V1_DEFAULTS), each row's H is the run's halo and Global is NxNxN.
@@ -38,22 +51,25 @@ import math
 import re
 
 SCHEMA_NAME = "halo-bandwidth-result"
-SCHEMA_VERSION = 2
-SCHEMA_VERSIONS = (1, 2)  # the versions this module reads
+SCHEMA_VERSION = 3
+SCHEMA_VERSIONS = (1, 2, 3)  # the versions this module reads
 PROGRAM = "halo-bandwidth"
 NA = "n/a"
 
 # Run settings, one per CSV column in this order (the JSON file holds them in "program" and "run").
-SETTINGS = ("program", "version", "commit", "backend", "device", "ranks", "nodes", "grid",
-            "grid_source", "directions", "halo", "iters", "warmup", "repeats", "pack", "self",
-            "transport", "schedule", "gpu_aware", "contiguous", "hugepages", "stencil", "overlap",
-            "streams", "progress", "local", "fields", "messages", "method", "rma_sync")
+SETTINGS = ("program", "version", "commit", "backend", "device", "ranks", "nodes", "oversubscribed",
+            "ranks_per_core", "grid", "grid_source", "directions", "halo", "iters", "warmup",
+            "repeats", "pack", "self", "transport", "schedule", "gpu_aware", "contiguous",
+            "hugepages", "stencil", "overlap", "streams", "progress", "local", "fields", "messages",
+            "method", "rma_sync")
+# The settings version 3 added: None in the runs of older files, which did not record them.
+V3_SETTINGS = ("oversubscribed", "ranks_per_core")
 # Every column of a row, in file order (the registry's order: build/halobw-columns).
 COLUMNS = ("N", "L", "Global", "H", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
            "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B", "Min_us",
            "Max_us", "Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff",
-           "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Hidden",
-           "Comp_GBps", "Field_MiB", "Huge_MiB")
+           "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us",
+           "Hidden", "Comp_GBps", "Field_MiB", "Huge_MiB")
 # Measured in every row of every file (the registry's groups standard and send_min).
 MEASURES = ("Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces", "SelfFaces",
             "OffNodeFaces", "Send_min_B")
@@ -69,9 +85,23 @@ OPTIONAL_MEASURES = tuple(c for c in OPTIONAL if c not in SIZES + ROW_IDS)
 # The last columns of a CSV row: what JSON holds in "program" and "run" besides the settings.
 PROVENANCE = ("command_line", "start_utc", "build", "mpi_library", "mpi_thread", "hosts",
               "environment")
-CSV_COLUMNS = SETTINGS + COLUMNS + PROVENANCE
-# Optional fields the benchmark may write as n/a (JSON null).
+# The very last columns of a version-3 CSV row: how the run ended, the same on every row of a run.
+STATUS_COLUMNS = ("status", "exit_code", "reason", "warnings")
+CSV_COLUMNS = SETTINGS + COLUMNS + PROVENANCE + STATUS_COLUMNS
+# How a run ended (the status's "state"): every row measured; ended early with an exit code and
+# a reason, the rows those measured before; or still measuring when the file was written (the
+# file of a job killed from outside, or of a run still going).
+STATES = ("complete", "failed", "incomplete")
+# The warnings the benchmark records, by their start: the CSV joins a run's warnings with "; ",
+# which may occur inside one too, so the reader splits only where one of these starts.
+WARNINGS = ("nothing crossed ranks: ",)
+# Optional fields the benchmark may write as JSON null: n/a (could not be measured) and, for
+# Hidden, no share (version 3).
 NA_FIELDS = ("Eff", "Peer_GBps", "Hidden")
+# Of those, the ones a version-3 CSV writes as n/a; its Hidden is an empty field instead.
+CSV_NA_FIELDS = ("Eff", "Peer_GBps")
+# Fields a version-3 CSV may leave empty in a row that has their group: Hidden, no share.
+UNRESOLVED_FIELDS = ("Hidden",)
 # Each optional measurement's group: a row has all of a group or none of it, but for
 # Copy_GBps, which the benchmark leaves out of rows with Send_B 0 (nothing to copy).
 GROUPS = {
@@ -79,14 +109,14 @@ GROUPS = {
     "spread": ("Min_us", "Max_us"),                          # repeats > 1
     "breakdown": ("Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff"),
     "limit": ("Copy_GBps", "Peer_GBps"),                     # --limit (no Copy_GBps when Send_B is 0)
-    "overlap": ("Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Hidden", "Comp_GBps"),
+    "overlap": ("Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us", "Hidden", "Comp_GBps"),
     "hugepages": ("Field_MiB", "Huge_MiB"),                  # hugepages on, host memory
 }
 
 # Rows are matched across files by this key; "size" is (size_name, size): ("N", 64) or ("L", 32).
 KEY = ("size", "H", "directions", "grid", "pack", "fields", "messages", "method", "stencil")
 
-INT_FIELDS = frozenset(("ranks", "nodes", "iters", "warmup", "repeats", "contiguous", "overlap",
+INT_FIELDS = frozenset(("ranks", "nodes", "oversubscribed", "iters", "warmup", "repeats", "contiguous", "overlap",
                         "streams", "local", "fields", "N", "L", "H", "Send_B", "RemoteFaces",
                         "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B"))
 TEXT = -2  # the decimals of a text column (Global), as the registry has it
@@ -94,8 +124,8 @@ TEXT = -2  # the decimals of a text column (Global), as the registry has it
 DECIMALS = {"Global": TEXT, "Time_us": 1, "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
             "Pack_us": 1, "Mpi_us": 1, "Stage_us": 1, "Unpack_us": 1, "Xfer_us": 1, "Xfer_GBps": 3,
             "Eff": 2, "Copy_GBps": 3, "Peer_GBps": 3, "Comp_us": 1, "Blocking_us": 1,
-            "Overlap_us": 1, "Exposed_us": 1, "Hidden": 2, "Comp_GBps": 3, "Field_MiB": 1,
-            "Huge_MiB": 1}
+            "Overlap_us": 1, "Exposed_us": 1, "Noise_us": 1, "Hidden": 2, "Comp_GBps": 3,
+            "Field_MiB": 1, "Huge_MiB": 1, "ranks_per_core": 2}
 # Least value of the integer fields.
 INT_MIN = {"ranks": 1, "nodes": 1, "iters": 1, "repeats": 1, "fields": 1, "N": 1, "L": 1, "H": 1}
 ENUMS = {
@@ -110,6 +140,7 @@ ENUMS = {
     "schedule": ("bulk", "pipelined", "-"),
     "gpu_aware": ("n/a", "0", "1"),
     "contiguous": (0, 1),
+    "oversubscribed": (0, 1),
     "hugepages": ("on", "off"),
     "stencil": ("star", "box"),
     "overlap": (0, 1),
@@ -128,8 +159,13 @@ HALO_RE = re.compile(r"^[1-9][0-9]*(,[1-9][0-9]*)*$")
 INT_RE = re.compile(r"^[0-9]+$")
 NUMBER_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
+# Version 2 (schema_version 2 JSON; CSV with these columns): no status, no Noise_us, no
+# V3_SETTINGS; its Hidden was (Blocking_us - Overlap_us) / Time_us, n/a when Time_us was 0.
+V2_SETTINGS = tuple(s for s in SETTINGS if s not in V3_SETTINGS)
+V2_COLUMNS = tuple(c for c in COLUMNS if c != "Noise_us")
+V2_CSV_COLUMNS = V2_SETTINGS + V2_COLUMNS + PROVENANCE
 # Version 1 (schema_version 1 JSON; CSV with '#' comment lines and these columns).
-V1_SETTINGS = SETTINGS[:SETTINGS.index("contiguous") + 1]
+V1_SETTINGS = V2_SETTINGS[:V2_SETTINGS.index("contiguous") + 1]
 V1_MEASURES = ("N", "Send_B", "Send_min_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
                "SelfFaces", "OffNodeFaces")
 V1_OPTIONAL = ("Min_us", "Max_us", "Pack_us", "Xfer_us", "Stage_us", "Unpack_us", "Xfer_GBps", "Eff",
@@ -158,10 +194,19 @@ class ResultError(Exception):
         return f"{self.path}:{self.line}: {self.message}"
 
 
+class NotAResult(ResultError):
+    """A file that is no halo-bandwidth result at all: a JSON document of another schema, a CSV
+    file without the result columns, an empty file, bytes that are not UTF-8 text. scripts/plot
+    skips such a file (`scripts/plot *.json` in the repository root meets CMakePresets.json);
+    compare refuses it like any malformed file."""
+
+
 class Run:
-    def __init__(self, path, line, settings, meta=None, provenance=None, version=SCHEMA_VERSION):
+    def __init__(self, path, line, settings, meta=None, provenance=None, version=SCHEMA_VERSION,
+                 status=None):
         self.path, self.line, self.settings = path, line, settings
         self.meta, self.provenance, self.version = meta or {}, provenance or {}, version
+        self.status = status
 
     def __repr__(self):
         return f"Run({self.path}:{self.line} {self.settings})"
@@ -209,8 +254,45 @@ class Row:
 
 
 class ResultFile:
-    def __init__(self, path, kind, runs, rows, version=SCHEMA_VERSION):
+    def __init__(self, path, kind, runs, rows, version=SCHEMA_VERSION, status=None):
         self.path, self.kind, self.runs, self.rows, self.version = path, kind, runs, rows, version
+        self._status = status
+
+    @property
+    def status(self):
+        """How the run ended (Run.status): JSON, the document's; CSV, the first run that did not
+        complete, else the first run's; None when the file does not record it (versions 1, 2)."""
+        if self._status is not None:
+            return self._status
+        statuses = [r.status for r in self.runs if r.status is not None]
+        for st in statuses:
+            if st["state"] != "complete":
+                return st
+        return statuses[0] if statuses else None
+
+
+def status_problem(status):
+    """How a run that did not complete ended, in words, or None (complete, or not recorded):
+    "run failed (exit 1): REASON", "run incomplete: ..."."""
+    if not status or status["state"] == "complete":
+        return None
+    if status["state"] == "failed":
+        return f"run failed (exit {status['exit_code']}): {status['reason']}"
+    return ("run incomplete: the file was written while the run was still measuring (a job killed from "
+            "outside, or one still running)")
+
+
+def problem_runs(f):
+    """(where, words) of each run of f that did not complete: where is the file, or FILE:LINE
+    when the file holds several runs."""
+    out = []
+    for run in f.runs:
+        words = status_problem(run.status)
+        if words:
+            out.append((f.path if len(f.runs) == 1 else f"{f.path}:{run.line}", words))
+    if not f.runs and status_problem(f.status):
+        out.append((f.path, status_problem(f.status)))
+    return out
 
 
 def read(path):
@@ -224,11 +306,11 @@ def read(path):
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise ResultError(path, line, "not UTF-8 text") from None
+        raise NotAResult(path, line, "not UTF-8 text") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        raise ResultError(path, 1, "empty file: expected a CSV header or a JSON document")
+        raise NotAResult(path, 1, "empty file: expected a CSV header or a JSON document")
     if text.lstrip().startswith("{"):
         return _read_json(path, text)
     return _read_csv(path, text)
@@ -262,6 +344,8 @@ def _check_setting(path, line, name, value):
     if name in ENUMS and value not in ENUMS[name]:
         allowed = "|".join(str(v) for v in ENUMS[name])
         raise ResultError(path, line, f"{name}: {value!r} is not one of {allowed}")
+    if name == "ranks_per_core" and not value > 0:
+        raise ResultError(path, line, f"ranks_per_core: {value!r} is not above 0")
 
 
 def _check_run(path, line, s):
@@ -272,6 +356,11 @@ def _check_run(path, line, s):
     if (s["method"] == "rma") != (s["rma_sync"] != "-"):
         raise ResultError(path, line, f"rma_sync {s['rma_sync']} with method {s['method']}: "
                           "rma_sync is pscw or fence with method rma, else -")
+    over, per_core = s.get("oversubscribed"), s.get("ranks_per_core")
+    # ranks_per_core is rounded to 2 decimals: 257 ranks on 256 cores print 1.00, oversubscribed.
+    if over is not None and per_core is not None and (per_core < 1 if over else per_core > 1):
+        raise ResultError(path, line, f"oversubscribed {over} with ranks_per_core {per_core:.2f}: "
+                          "oversubscribed is 1 exactly when some node has more ranks than cores")
 
 
 def _check_row(path, line, s, m):
@@ -293,6 +382,36 @@ def _check_row(path, line, s, m):
         raise ResultError(path, line, f"H {m['H']} is not among the run's halo widths {s['halo']}")
     if m["Send_min_B"] > m["Send_B"]:
         raise ResultError(path, line, f"Send_min_B {m['Send_min_B']} exceeds Send_B {m['Send_B']}")
+    hidden = m.get("Hidden")
+    if s.get("ranks_per_core") is not None and isinstance(hidden, float) and not 0 <= hidden <= 1:
+        # Version 3: a share, or none (NA); version 2's Hidden could leave [0, 1].
+        raise ResultError(path, line, f"Hidden {hidden} is outside [0, 1] (a share, or none)")
+    if isinstance(m.get("Noise_us"), float) and m["Noise_us"] < 0:
+        raise ResultError(path, line, f"Noise_us {m['Noise_us']} is negative")
+
+
+def _check_status(path, line, st):
+    """A status object (JSON "status", or the CSV's status columns) against itself."""
+    state, code, reason = st["state"], st["exit_code"], st["reason"]
+    if state not in STATES:
+        raise ResultError(path, line, f"status: {state!r} is not one of {'|'.join(STATES)}")
+    if state == "complete" and (code != 0 or reason):
+        raise ResultError(path, line, f"status complete with exit_code {code} and reason {reason!r}: "
+                          "a complete run has exit code 0 and no reason")
+    if state == "failed" and (not isinstance(code, int) or code < 1 or not reason):
+        raise ResultError(path, line, f"status failed with exit_code {code} and reason {reason!r}: "
+                          "a failed run has an exit code of at least 1 and a reason")
+    if state == "incomplete" and code is not None:
+        raise ResultError(path, line, f"status incomplete with exit_code {code}: a run still measuring "
+                          "has no exit code")
+
+
+def split_warnings(text):
+    """The CSV's warnings field as a list: split at "; " only where a known warning starts."""
+    if not text:
+        return []
+    starts = "|".join(re.escape(w) for w in WARNINGS)
+    return re.split(r"; (?=" + starts + ")", text)
 
 
 def _v1_row(s, m):
@@ -372,21 +491,38 @@ def _looks_like_header(fields):
 
 
 def _header_version(path, line, fields):
-    """The version of a CSV header (1 or 2); raises ResultError when it lacks columns."""
+    """The version of a CSV header (1, 2 or 3); raises ResultError when it lacks columns."""
     seen = set()
     for name in fields:
         if name in seen:
             raise ResultError(path, line, f"column {name} appears twice in the header")
         seen.add(name)
     if not seen & set(CSV_COLUMNS):
-        raise ResultError(path, line, "expected the CSV header row (program,version,...) or a JSON document")
-    v2_only = set(CSV_COLUMNS) - set(V1_CSV_COLUMNS)
-    need = SETTINGS + MEASURES + SIZES + ROW_IDS if seen & v2_only else V1_SETTINGS + V1_MEASURES
+        raise NotAResult(path, line, "expected the CSV header row (program,version,...) or a JSON document")
+    v3_only = set(CSV_COLUMNS) - set(V2_CSV_COLUMNS)
+    v2_only = set(V2_CSV_COLUMNS) - set(V1_CSV_COLUMNS)
+    if seen & v3_only:
+        version, need = 3, SETTINGS + MEASURES + SIZES + ROW_IDS + STATUS_COLUMNS
+    elif seen & v2_only:
+        version, need = 2, V2_SETTINGS + MEASURES + SIZES + ROW_IDS
+    else:
+        version, need = 1, V1_SETTINGS + V1_MEASURES
     missing = [c for c in need if c not in seen]
     if missing:
         raise ResultError(path, line, "header lacks column" + ("s " if len(missing) > 1 else " ")
                           + ",".join(missing))
-    return 2 if seen & v2_only else 1
+    return version
+
+
+def _csv_status(path, line, record):
+    """The status columns of a version-3 CSV row, as the JSON status object (rows counted later)."""
+    code = record["exit_code"]
+    if code != "" and not INT_RE.match(code):
+        raise ResultError(path, line, f"exit_code: {code!r} is not a whole number")
+    st = {"state": record["status"], "exit_code": int(code) if code != "" else None,
+          "reason": record["reason"] or None, "rows": 0, "warnings": split_warnings(record["warnings"])}
+    _check_status(path, line, st)
+    return st
 
 
 def _read_csv(path, text):
@@ -414,22 +550,33 @@ def _read_csv(path, text):
                 settings[n] = _csv_value(path, lineno, n, record[n])
             elif version == 1 and n in V1_DEFAULTS:
                 settings[n] = V1_DEFAULTS[n]
+            elif n in V3_SETTINGS:
+                settings[n] = None  # not recorded before version 3
         if version == 1:
             settings["halo"] = str(settings["halo"])
         _check_run(path, lineno, settings)
         measured = {n: _csv_value(path, lineno, n, record[n]) if n in record else None for n in COLUMNS}
         if version == 1:
             _v1_row(settings, measured)
+        if version >= 3 and measured["Comp_us"] is not None and measured["Hidden"] is None:
+            measured["Hidden"] = NA  # an empty Hidden in a row with the overlap columns: no share
         _check_row(path, lineno, settings, measured)
         provenance = {n: record[n] for n in PROVENANCE if n in record}
+        status = _csv_status(path, lineno, record) if version >= 3 else None
         if (current is None or new_run or current.settings != settings
                 or current.provenance != provenance):
-            current = Run(path, lineno, settings, provenance=provenance, version=version)
+            current = Run(path, lineno, settings, provenance=provenance, version=version, status=status)
             runs.append(current)
             new_run = False
+        elif status is not None and {**status, "rows": 0} != {**current.status, "rows": 0}:
+            raise ResultError(path, lineno, "the status columns (status, exit_code, reason, warnings) differ "
+                              f"from those of the run's first row (line {current.line}): they are the same "
+                              "on every row of a run")
+        if current.status is not None:
+            current.status["rows"] += 1
         rows.append(Row(path, lineno, current, measured))
     if header is None:
-        raise ResultError(path, 1, "no CSV header row (only comments)")
+        raise NotAResult(path, 1, "no CSV header row (only comments)")
     return ResultFile(path, "csv", runs, rows, version)
 
 
@@ -578,6 +725,7 @@ def _json_provenance(program, run):
             p[k] = program[k]
     try:
         p["hosts"] = "; ".join(f"{h['name']} ranks {compact(h['ranks'])} devices {compact(h['devices'])}"
+                               + (f" cores {h['cores']}" if "cores" in h else "")
                                for h in run.get("hosts", []))
     except (KeyError, TypeError):
         pass
@@ -596,10 +744,11 @@ def _read_json(path, text):
         raise ResultError(path, 1, "malformed JSON: nested too deeply") from None
     c = _JsonChecker(path, text)
     if not isinstance(doc, _Obj):
-        raise ResultError(path, 1, "the JSON document must be an object")
+        raise NotAResult(path, 1, "the JSON document must be an object")
     if doc.get("schema") != SCHEMA_NAME:
-        c.fail(doc, "schema" if "schema" in doc else None,
-               f'"schema" must be "{SCHEMA_NAME}", not {_json_repr(doc.get("schema"))}')
+        line = c.key_line(doc, "schema") if "schema" in doc else c.line_of(doc.start)
+        what = f'not {_json_repr(doc["schema"])}' if "schema" in doc else "absent"
+        raise NotAResult(path, line, f'"schema" must be "{SCHEMA_NAME}", {what}: not a halo-bandwidth result')
     version = c.integer(doc, "schema_version", "document")
     if version not in SCHEMA_VERSIONS:
         c.fail(doc, "schema_version", f"schema_version {version}: this script reads versions "
@@ -631,6 +780,11 @@ def _read_json(path, text):
             s[key] = halo
         elif version == 1 and key in V1_DEFAULTS and key not in run:
             s[key] = V1_DEFAULTS[key]
+        elif key in V3_SETTINGS and version < 3:
+            s[key] = None  # not recorded before version 3
+            continue
+        elif key == "ranks_per_core":
+            s[key] = c.number(run, key, "run")
         elif key in INT_FIELDS:
             s[key] = c.integer(run, key, "run")
         else:
@@ -640,7 +794,9 @@ def _read_json(path, text):
     # The rest is checked loosely here (docs/output.schema.json is exact).
     c.member(run, "command_line", "run", ("array",), "an array of strings")
     c.string(run, "start_utc", "run")
-    c.member(run, "hosts", "run", ("array",), "an array")
+    hosts = c.member(run, "hosts", "run", ("array",), "an array")
+    if version >= 3:
+        _check_hosts(c, run, hosts, s)
     env = c.obj(run, "environment", "run")
     for key, value in env.items():
         if not _is_kind(value, ("string", "null")):
@@ -649,9 +805,10 @@ def _read_json(path, text):
         c.obj(run, "limits", "run")
 
     meta = {"program": dict(program), "run": dict(run)}
-    the_run = Run(path, c.line_of(run.start), s, meta, _json_provenance(program, run), version)
-    rows = []
     items = c.member(doc, "rows", "document", ("array",), "an array")
+    status = _json_status(c, doc, len(items)) if version >= 3 else None
+    the_run = Run(path, c.line_of(run.start), s, meta, _json_provenance(program, run), version, status)
+    rows = []
     for i, item in enumerate(items):
         where = f"rows[{i}]"
         if not isinstance(item, _Obj):
@@ -682,7 +839,41 @@ def _read_json(path, text):
         line = c.line_of(item.start)
         _check_row(path, line, s, m)
         rows.append(Row(path, line, the_run, m))
-    return ResultFile(path, "json", [the_run], rows, version)
+    return ResultFile(path, "json", [the_run], rows, version, status)
+
+
+def _check_hosts(c, run, hosts, s):
+    """Version 3: each host's cores, and ranks_per_core the most ranks per core over them."""
+    most = 0.0
+    for i, h in enumerate(hosts):
+        if not isinstance(h, _Obj):
+            c.fail(run, "hosts", f"run.hosts[{i}] must be an object, not {_json_repr(h)}")
+        ranks = c.member(h, "ranks", f"run.hosts[{i}]", ("array",), "an array")
+        cores = c.member(h, "cores", f"run.hosts[{i}]", ("integer",), "a whole number")
+        if cores < 1:
+            c.fail(h, "cores", f"run.hosts[{i}].cores is {cores}, below 1")
+        most = max(most, len(ranks) / cores)
+    if hosts and abs(most - s["ranks_per_core"]) > 0.005 + 1e-9:
+        c.fail(run, "ranks_per_core", f"run.ranks_per_core {s['ranks_per_core']} is not the most ranks per "
+               f"core over run.hosts ({most:.2f})")
+
+
+def _json_status(c, doc, rows):
+    """Version 3: the document's status object, checked against itself and the rows."""
+    st = c.obj(doc, "status", "document")
+    state = c.string(st, "state", "status")
+    code = c.member(st, "exit_code", "status", ("integer", "null"), "a whole number or null")
+    reason = c.member(st, "reason", "status", ("string", "null"), "a string or null")
+    count = c.integer(st, "rows", "status")
+    warnings = c.member(st, "warnings", "status", ("array",), "an array of strings")
+    if not all(isinstance(w, str) for w in warnings):
+        c.fail(st, "warnings", f"status.warnings must be an array of strings, not {_json_repr(warnings)}")
+    out = {"state": state, "exit_code": None if code is None else int(code), "reason": reason,
+           "rows": count, "warnings": list(warnings)}
+    c.wrap(st, "state", _check_status, out)
+    if count != rows:
+        c.fail(st, "rows", f"status.rows is {count}, but the document has {rows} rows")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -697,12 +888,14 @@ def csv_field(text):
 
 
 def csv_format_problems(path):
-    """Problems with a CSV file beyond what the reader needs. Version 2: no comment or blank
-    lines; the header names exactly CSV_COLUMNS in order; each field quoted exactly when it must
-    be; each number with the documented decimals; n/a only in NA_FIELDS; each optional group of
-    columns all filled or all empty, filled exactly when the run's settings ask for it (box,
-    spread, overlap). Version 1: the header names exactly V1_CSV_COLUMNS (comments allowed).
-    Returns a list of "FILE:LINE: ..." strings (empty when the file is exact)."""
+    """Problems with a CSV file beyond what the reader needs. Versions 2 and 3: no comment or
+    blank lines; the header names exactly CSV_COLUMNS (version 2: V2_CSV_COLUMNS) in order; each
+    field quoted exactly when it must be; each number with the documented decimals; n/a only in
+    CSV_NA_FIELDS (version 2: NA_FIELDS); an empty Hidden (no share) only in a row with the other
+    overlap columns (version 3); each optional group of columns all filled or all empty, filled
+    exactly when the run's settings ask for it (box, spread, overlap); the status columns valid.
+    Version 1: the header names exactly V1_CSV_COLUMNS (comments allowed). Returns a list of
+    "FILE:LINE: ..." strings (empty when the file is exact)."""
     try:
         f = read(path)
     except ResultError as e:
@@ -712,9 +905,10 @@ def csv_format_problems(path):
     if f.version == 1:
         return _v1_format_problems(path, text)
     problems = []
+    columns = CSV_COLUMNS if f.version >= 3 else V2_CSV_COLUMNS
     for lineno, raw in enumerate(text.split("\n"), 1):
         if raw.startswith("#"):
-            problems.append(f"{path}:{lineno}: a comment line (version 2 CSV has none)")
+            problems.append(f"{path}:{lineno}: a comment line (version {f.version} CSV has none)")
         elif not raw.strip() and lineno < text.count("\n") + 1:
             problems.append(f"{path}:{lineno}: a blank line")
         if raw.endswith("\r"):
@@ -728,26 +922,30 @@ def csv_format_problems(path):
             problems.append(f"{path}:{lineno}: quoting: a field is quoted that need not be, or not as "
                             "RFC 4180 has it")
         if not header_seen or _looks_like_header(fields):
-            if tuple(raw_fields) != CSV_COLUMNS:
-                problems.append(f"{path}:{lineno}: header is not exactly {','.join(CSV_COLUMNS)}")
+            if tuple(raw_fields) != columns:
+                problems.append(f"{path}:{lineno}: header is not exactly {','.join(columns)}")
                 return problems
             header_seen = True
             continue
-        rec = dict(zip(CSV_COLUMNS, raw_fields))
+        rec = dict(zip(columns, raw_fields))
         for name, value in rec.items():
-            if name not in PROVENANCE and value != value.strip():
+            if name not in PROVENANCE + ("reason", "warnings") and value != value.strip():
                 problems.append(f"{path}:{lineno}: {name}: {value!r} has spaces")
-            problem = _field_problem(name, value)
+            problem = _field_problem(name, value, f.version)
             if problem:
                 problems.append(f"{path}:{lineno}: {name}: {value!r} is not {problem}")
         problems += [f"{path}:{lineno}: {p}" for p in _group_problems(rec)]
     return problems
 
 
-def _field_problem(name, text):
-    """What a field of a version-2 row should have been, or None."""
-    if text == NA and name in NA_FIELDS:
+def _field_problem(name, text, version=SCHEMA_VERSION):
+    """What a field of a version-2 or -3 row should have been, or None."""
+    if text == NA and name in (CSV_NA_FIELDS if version >= 3 else NA_FIELDS):
         return None
+    if name == "status":
+        return None if text in STATES else "|".join(STATES)
+    if name == "exit_code":
+        return None if re.match(r"^(|0|[1-9][0-9]*)$", text) else "a whole number or empty"
     if text == "" and (name in OPTIONAL_MEASURES or name in SIZES or name in MAY_BE_EMPTY):
         return None
     if name == "Global":
@@ -763,12 +961,16 @@ def _field_problem(name, text):
 def _group_problems(rec):
     out = []
     for group, names in GROUPS.items():
+        names = tuple(n for n in names if n in rec)  # version 2 has no Noise_us
         if group == "limit" and rec["Send_B"] == "0":
             # Nothing to copy: the benchmark leaves Copy_GBps out when Send_B is 0.
             if rec["Copy_GBps"] != "":
                 out.append("Copy_GBps filled with Send_B 0")
             names = ("Peer_GBps",)
         filled = [n for n in names if rec[n] != ""]
+        if "status" in rec and filled:
+            # Version 3: an empty Hidden in a row with the other overlap columns is no share.
+            filled += [n for n in names if rec[n] == "" and n in UNRESOLVED_FIELDS]
         if filled and len(filled) != len(names):
             out.append(f"group {group}: {','.join(filled)} filled but not "
                        + ",".join(n for n in names if n not in filled))

@@ -4,11 +4,27 @@
 # run the whole test suite with ctest (MPI tests at 1, 2, 4 and 8 ranks,
 # oversubscribed where cores are few; host and mpich also launch their build
 # under srun and on simulated nodes).
+# The srun tests' fixture (launch/slurm_up: scripts/slurm_up.sh, as root) starts
+# munged, slurmctld and slurmd; they are stopped at the end (scripts/slurm_down.sh),
+# pass or fail, unless they were up before this script started.
 # Usage: scripts/test.sh [PRESET] [ctest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-host}
 shift || true
+
+# Whether the one-node Slurm of scripts/slurm_up.sh is up now: its slurmctld's pid file
+# names a live slurmctld.
+slurm_pid=${HALOBW_SLURM_DIR:-/var/spool/halobw-slurm}/slurmctld.pid
+slurm_was_up=0
+if [ -s "$slurm_pid" ] && [ "$(cat "/proc/$(cat "$slurm_pid")/comm" 2>/dev/null)" = slurmctld ]; then
+  slurm_was_up=1
+fi
+stop_slurm() {
+  [ "$slurm_was_up" = 1 ] || ./scripts/slurm_down.sh >/dev/null 2>&1 || true
+}
+trap stop_slurm EXIT
+
 ./scripts/setup.sh "$preset"
 cmake --preset "$preset"
 cmake --build --preset "$preset" -j"$(nproc)"

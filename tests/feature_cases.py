@@ -5,7 +5,8 @@ column recomputed from the printed header) and judged on its --check lines.
 
 Suites:
   overlap   --overlap on every transport, pack, schedule, stream count and progress mode, 1 2 4 8 ranks,
-            uneven splits, --self mpi, box stencils: overlapped equals blocking, bit for bit
+            uneven splits, --self mpi, box stencils: overlapped equals blocking, bit for bit; Hidden in
+            [0, 1] or none (JSON null, '-' and a note in the table), never outside, over several runs
   shapes    --local against --sizes (same bricks, same Send_B), halo sweeps, K fields aggregated and
             separate, box stencils on 1x1x2, 2x2x2, 1x2x2 and 1x1x3, at 1 2 3 4 8 ranks
   methods   p2p, persistent, neighbor, rma (pscw, fence) on both packs and the staged transport,
@@ -51,7 +52,7 @@ def overlap(r):
         chosen = variants if ranks <= 2 else [variants[n % len(variants)], variants[(n + 2) % len(variants)]]
         for v in chosen:
             args = flags + v + ["--overlap", "--check"] + FAST
-            out = r.table(ranks, args, expect=["Comp_us Blocking_us Overlap_us Exposed_us Hidden Comp_GBps",
+            out = r.table(ranks, args, expect=["Comp_us Blocking_us Overlap_us Exposed_us Noise_us Hidden Comp_GBps",
                                                "# overlap: "])
             if not out:
                 continue
@@ -61,6 +62,75 @@ def overlap(r):
                 r.fail(f"-n {ranks} {' '.join(args)}", f"{len(good)} bit-for-bit lines for {len(rows)} rows\n{out}")
     # A --check of the overlap that fails names the cell: a corrupted ghost spoils both steps alike
     # (the exchange check catches it first), so the overlap's own check is exercised by the mpi tests.
+    hidden_in_range(r)
+
+
+def hidden_in_range(r):
+    """Hidden is a share in [0, 1] or none, never outside: over several overlap runs written as JSON
+    (the table on stdout beside it), every row's Hidden is null or in [0, 1], null exactly where the
+    table prints '-' after a '# Hidden' note, with Noise_us beside it."""
+    import shutil
+    import tempfile
+    work = tempfile.mkdtemp(prefix="halobw-hidden-")
+    try:
+        hidden_runs(r, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def hidden_runs(r, work):
+    runs = [
+        (2, ["--axis", "z", "--sizes", "16,32,64"]),
+        (2, ["--axis", "z", "--sizes", "32,64", "--pack", "kernel", "--progress", "poll", "--repeats", "5"]),
+        (4, ["--faces", "--sizes", "24,48", "--pack", "kernel", "--schedule", "bulk"]),
+        (2, ["--local", "16,32", "--axis", "x", "--grid", "2,1,1", "--halo", "1,2"]),
+        (1, ["--faces", "--sizes", "16,32"]),
+        (8, ["--stencil", "box", "--sizes", "16"]),
+    ]
+    shares = nones = 0
+    for n, (ranks, flags) in enumerate(runs):
+        path = os.path.join(work, f"h{n}.json")
+        out = r.table(ranks, flags + ["--overlap", "--format", "json", "--output", path] + FAST)
+        if not out:
+            continue
+        r.cases += 1
+        what = f"-n {ranks} {' '.join(flags)} --overlap: Hidden"
+        try:
+            doc = json.load(open(path))
+        except (OSError, ValueError) as e:
+            r.fail(what, f"no JSON document: {e}")
+            continue
+        table = rows_of(out)
+        notes = [l for l in out.splitlines() if l.startswith("# Hidden ")]
+        problems = []
+        if len(table) != len(doc["rows"]):
+            problems.append(f"{len(table)} table rows, {len(doc['rows'])} in the file")
+        for row in doc["rows"]:
+            h, noise = row["Hidden"], row["Noise_us"]
+            if h is not None and not (isinstance(h, (int, float)) and 0 <= h <= 1):
+                problems.append(f"Hidden {h} outside [0, 1] in {row}")
+            if not noise >= 0:
+                problems.append(f"Noise_us {noise}")
+        # One run: the table on stdout and the file say the same, row by row.
+        for t, row in zip(table, doc["rows"]):
+            if (t["Hidden"] == "-") != (row["Hidden"] is None) or (
+                    row["Hidden"] is not None and abs(float(t["Hidden"]) - row["Hidden"]) > 0.005 + 1e-9):
+                problems.append(f"table Hidden {t['Hidden']}, file {row['Hidden']}")
+            if abs(float(t["Noise_us"]) - row["Noise_us"]) > 0.05 + 1e-9:
+                problems.append(f"table Noise_us {t['Noise_us']}, file {row['Noise_us']}")
+        dashes = sum(1 for t in table if t["Hidden"] == "-")
+        if dashes != len(notes):
+            problems.append(f"{dashes} rows with Hidden '-', {len(notes)} notes '# Hidden ...: none'")
+        if any(t["Hidden"] != "-" and not 0 <= float(t["Hidden"]) <= 1 for t in table):
+            problems.append("a table Hidden outside [0, 1]")
+        if problems:
+            r.fail(what, "; ".join(problems) + "\n" + out)
+            continue
+        shares += sum(1 for row in doc["rows"] if row["Hidden"] is not None)
+        nones += sum(1 for row in doc["rows"] if row["Hidden"] is None)
+        print(f"ok   {what}: " + ", ".join("none" if row["Hidden"] is None else f"{row['Hidden']:.2f}"
+                                           for row in doc["rows"]))
+    print(f"     Hidden over {len(runs)} runs: {shares} shares in [0, 1], {nones} none, none outside")
 
 
 def shapes(r):

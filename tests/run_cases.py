@@ -6,12 +6,19 @@ Suites:
   uneven      sizes that do not divide (Send_min_B), 1, 4 and 8 ranks, the env grid
   transports  --pack kernel (direct), staged, --self mpi, with --check
   bad_input   every rejected input: exit code 2, one error line, no row, no hang
+  results     results a user can trust (issue 19): an existing file survives a refused run and
+              one that fails before its first row, byte for byte; a run that fails after a row
+              (exit 1, exit 4) leaves a valid document (schema, reader, exact CSV) with the rows
+              and the status, which compare and plot warn of; --output /dev/full exits 3 with
+              one line; the nothing-crossed warning exactly when no row has a remote byte
+  readme      the README's "What it prints" command, run: every '#' line it shows is printed
 """
 import argparse
 import csv
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -101,6 +108,7 @@ class Runner:
             if text not in out:
                 return self.fail(what, f"missing '{text}'\n{out}")
         print(f"ok   {what}: {chk.stdout.strip()}")
+        self.last_err = err
         return out
 
     def rejected(self, ranks, flags, fragment, env=None):
@@ -128,7 +136,8 @@ def seed(r):
     if out and "\n64 65536 " not in out:
         r.fail("seed row", "N=64 on 1x1x2 must send 65536 bytes\n" + out)
     r.table(2, ["--sizes", "16"] + FAST, rows=1,
-            expect=["no selected face crosses a rank boundary on grid 1x1x2", "--axis z would cut it"])
+            expect=["# nothing crosses ranks, Send_B is 0: on grid 1x1x2 the \u00b1x faces wrap to the same rank; "
+                    "use --axis z or --grid 2,1,1"])
 
 
 def uneven(r):
@@ -136,7 +145,8 @@ def uneven(r):
             expect=["Send_min_B"])
     r.table(8, ["--faces", "--sizes", "13", "--check", "--pack", "kernel"] + FAST, rows=1)
     r.table(1, ["--faces", "--sizes", "9,16", "--check", "--halo", "3"] + FAST, rows=2,
-            expect=["no axis is divided"])
+            expect=["# nothing crosses ranks, Send_B is 0: on grid 1x1x1 the six faces wrap to the one rank; "
+                    "run on more ranks"])
     r.table(4, ["--axis", "y", "--sizes", "10", "--check"] + FAST, {"OPENPFC_FD_PROC_GRID": "1,4,1"},
             rows=1, expect=["grid 1x4x1", "grid_source OPENPFC_FD_PROC_GRID"])
     r.table(4, ["--axis", "x", "--sizes", "10", "--grid", "4,1,1"] + FAST, {"OPENPFC_FD_PROC_GRID": "1,4,1"},
@@ -210,8 +220,11 @@ def formats(r):
                 r.cases += 1
                 what = f"-n {ranks} formats {' '.join(extra)}"
                 rc, out, err = r.run(ranks, base + extra + ["--format", "json", "--output", json_path, "--quiet"])
-                if rc != 0 or out or err:
-                    r.fail(what, f"--quiet: exit {rc}, stdout '{out}', stderr '{err}'")
+                # --quiet: nothing on stdout; on stderr only the warning that one rank sends nothing.
+                warned = ("halo-bandwidth: warning: nothing crossed ranks: on grid 1x1x1 the six faces wrap to "
+                          "the one rank; run on more ranks\n") if ranks == 1 else ""
+                if rc != 0 or out or err != warned:
+                    r.fail(what, f"--quiet: exit {rc}, stdout '{out}', stderr '{err}', want '{warned}'")
                     continue
                 v = subprocess.run([r.python, r.tools, "--scripts-dir", os.path.dirname(r.checker),
                                     "--schema", r.schema, "--only", "schema", "--validate", json_path, csv_path],
@@ -393,10 +406,12 @@ def bad_input(r):
         reject(ranks, ["--backend", "cuda"], "not in this build")
         reject(ranks, ["--hip"], "not in this build")
         reject(ranks, [], "OPENPFC_FD_PROC_GRID", {"OPENPFC_FD_PROC_GRID": "1;1;2"})
-        reject(ranks, ["--sizes", "20000", "--axis", "z"], "GiB")
+        reject(ranks, ["--sizes", "20000", "--axis", "z"], "TiB of host memory")
         reject(ranks, ["--repeats", "0"], "--repeats")
         reject(ranks, ["--schedule", "eager"], "--schedule")
-        reject(ranks, ["--output", "/nonexistent-dir/r.csv", "--format", "csv"], "--output /nonexistent-dir/r.csv")
+        reject(ranks, ["--output", "/nonexistent-dir/r.csv", "--format", "csv"],
+               "--output /nonexistent-dir/r.csv: the folder /nonexistent-dir does not exist (create it first: "
+               "mkdir -p /nonexistent-dir)")
         reject(ranks, ["--quiet"], "--quiet needs --output")
         reject(ranks, ["--format", "xml"], "--format")
         reject(ranks, ["--timeout", "-1"], "--timeout")
@@ -405,6 +420,303 @@ def bad_input(r):
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=4) as pool:
         list(pool.map(lambda c: r.rejected(*c), cases))
+
+
+# --- results a user can trust (issue 19) -------------------------------------------------------
+
+def ours(err):
+    """The lines of halo-bandwidth's own on stderr (not the launcher's)."""
+    return [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+
+
+def reader(r):
+    """scripts/halobw_results.py, the module compare and plot read files with."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(r.checker)))
+    sys.dont_write_bytecode = True
+    import halobw_results
+    return halobw_results
+
+
+def validate(r, paths):
+    """Each file valid as a whole document: JSON against the schema and the reader, CSV against
+    the reader and the exact format (tests/tools/test_tools.py --validate). '' when all are."""
+    v = subprocess.run([r.python, r.tools, "--scripts-dir", os.path.dirname(r.checker), "--schema", r.schema,
+                        "--only", "readers", "--validate", *paths], capture_output=True, text=True)
+    if v.returncode == 0:
+        return ""
+    return "\n".join(l for l in v.stdout.splitlines() if l.startswith("FAIL")) + v.stderr
+
+
+def snapshot(folder):
+    """Every file of a folder and its bytes."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def survives(r, work):
+    """A run refused before its first row, or failing before it, leaves an existing result
+    file as it was, byte for byte, and no temporary file beside it."""
+    hr = reader(r)
+    old = os.path.join(work, "old")
+    os.makedirs(old)
+    for fmt in ("json", "csv"):
+        rc, _, err = r.run(2, ["--axis", "z", "--sizes", "16", "--format", fmt, "--output",
+                               os.path.join(old, f"old.{fmt}"), "--quiet"] + FAST)
+        if rc != 0:
+            return r.fail("an earlier result to keep", f"exit {rc}\n{err}")
+    before = snapshot(old)
+    if any(not hr.read(os.path.join(old, n)).rows for n in before):
+        return r.fail("an earlier result to keep", "no rows")
+    cases = [
+        (2, ["--sizes", "40960"], {}, "TiB of host memory", "memory that does not fit"),
+        (1, ["--method", "rma", "--sizes", "16"], {}, "could not set up the exchange",
+         "-n 1 --method rma (no window on one rank)"),
+        (2, ["--axis", "z", "--sizes", "16", "--check"], {"HALOBW_TEST_HOOK_CORRUPT": "1"}, "check N=16 failed",
+         "--check failing in the first row"),
+    ]
+    for ranks, flags, env, fragment, what in cases:
+        for fmt in ("json", "csv"):
+            r.cases += 1
+            name = f"-n {ranks} {' '.join(flags)} {env or ''} --format {fmt}: {what}"
+            rc, out, err = r.run(ranks, flags + ["--format", fmt, "--output", os.path.join(old, f"old.{fmt}")]
+                                 + FAST, env)
+            if rc == 0 and "rma" in flags:
+                print(f"ok   {name}: this MPI makes the window on one rank (exit 0): nothing refused")
+                before = snapshot(old)  # the run replaced the file, as it should
+                continue
+            want = 1 if env else 2
+            lines = ours(err)
+            if rc != want or len(lines) != 1 or fragment not in lines[0]:
+                r.fail(name, f"exit {rc}, want {want}; our lines {lines}\n{err}")
+            elif snapshot(old) != before:
+                r.fail(name, f"the folder changed: {sorted(before)} -> {sorted(snapshot(old))}")
+            else:
+                print(f"ok   {name}: exit {rc}, old.{fmt} byte for byte as it was, no temporary file")
+    r.cases += 1
+    missing = os.path.join(work, "missing", "r.csv")
+    rc, out, err = r.run(2, ["--axis", "z", "--sizes", "16", "--format", "csv", "--output", missing] + FAST)
+    want = (f"halo-bandwidth: error: --output {missing}: the folder {os.path.dirname(missing)} does not exist "
+            f"(create it first: mkdir -p {os.path.dirname(missing)})")
+    if rc != 2 or ours(err) != [want] or out or os.path.exists(os.path.dirname(missing)):
+        r.fail("--output into a missing folder", f"exit {rc}; {ours(err)}; want [{want}]\n{out}")
+    else:
+        print("ok   --output into a missing folder: exit 2, one line naming the folder and mkdir -p, nothing made")
+
+
+def failed_documents(r, work):
+    """A run that fails after measuring a row leaves a whole, valid document with that row and the
+    status; the table ends with '# run failed'; compare and plot warn of the file and show its row."""
+    hr = reader(r)
+    cases = [
+        # ranks, flags, hooks, exit code, reason's start, the states allowed
+        (2, ["--axis", "z", "--sizes", "16,32,48", "--check"],
+         {"HALOBW_TEST_HOOK_CORRUPT": "1", "HALOBW_TEST_HOOK_FROM_ROW": "2"}, 1, "check N=32 failed: rank 1 ",
+         ("failed",)),
+        # The watchdog on the one rank: it writes the last document itself before the job ends.
+        (1, ["--axis", "z", "--self", "mpi", "--sizes", "16,32", "--timeout", "2"],
+         {"HALOBW_TEST_HOOK_SKIP_SENDS": "0", "HALOBW_TEST_HOOK_FROM_ROW": "2"}, 4,
+         "timeout on rank 0 after 2 s in ", ("failed",)),
+        # Two ranks: rank 0's watchdog writes failed/4, unless the other rank's ended the job first,
+        # which leaves the checkpoint of the first row (incomplete).
+        (2, ["--axis", "z", "--sizes", "16,32", "--timeout", "2"],
+         {"HALOBW_TEST_HOOK_SKIP_SENDS": "1", "HALOBW_TEST_HOOK_FROM_ROW": "2"}, 4, "timeout on rank ",
+         ("failed", "incomplete")),
+    ]
+    made = []
+    for n, (ranks, flags, env, code, reason, states) in enumerate(cases):
+        paths = []
+        for fmt in ("json", "csv"):
+            r.cases += 1
+            path = os.path.join(work, f"failed{n}.{fmt}")
+            name = f"-n {ranks} {' '.join(flags)} {env} --format {fmt}"
+            rc, out, err = r.run(ranks, flags + ["--format", fmt, "--output", path] + FAST, env)
+            table = [l for l in out.splitlines() if l and not l.startswith("#")]
+            if rc != code or not os.path.exists(path):
+                r.fail(name, f"exit {rc}, want {code}; file {os.path.exists(path)}\n{out}\n{err}")
+                continue
+            try:
+                f = hr.read(path)
+            except hr.ResultError as e:
+                r.fail(name, f"the file does not read: {e}")
+                continue
+            st = f.status
+            problems = []
+            if st["state"] not in states:
+                problems.append(f"state {st['state']}, want {states}")
+            if st["state"] == "failed" and (st["exit_code"] != code or not (st["reason"] or "").startswith(reason)):
+                problems.append(f"exit_code {st['exit_code']} reason {st['reason']!r}, want {code} {reason!r}...")
+            if [row.size for row in f.rows] != [16] or st["rows"] != 1:
+                problems.append(f"rows {[row.size for row in f.rows]}, status.rows {st['rows']}: want the one row N=16")
+            if len(table) != 1 or not table[0].startswith("16 "):
+                problems.append(f"the table's rows {table}")
+            if st["state"] == "failed" and (ranks == 1 or code == 1) and not out.rstrip().splitlines()[-1].startswith(
+                    f"# run failed (exit {code}) after 1 row: {reason}"):
+                problems.append("the table does not end with '# run failed (exit N) after 1 row: REASON'")
+            if ranks == 1 or code == 1:
+                lines = ours(err)
+                if len(lines) != 1 or reason not in lines[0]:
+                    problems.append(f"stderr: {lines}, want one line with {reason!r}")
+                chk = subprocess.run([sys.executable, r.checker], input=out, capture_output=True, text=True)
+                if chk.returncode != 0 or f"the run failed (exit {code})" not in chk.stdout:
+                    problems.append("check_table: " + chk.stdout + chk.stderr)
+            invalid = validate(r, [path])
+            if invalid:
+                problems.append("not a valid document: " + invalid)
+            if problems:
+                r.fail(name, "; ".join(problems) + f"\n{out}\n{err}")
+                continue
+            paths.append(path)
+            print(f"ok   {name}: exit {rc}, a valid {fmt.upper()} document: 1 row, status {st['state']}"
+                  + (f" exit {st['exit_code']}: {st['reason'][:60]}..." if st["state"] == "failed" else ""))
+        made += paths
+    if not made:
+        return
+    # compare and plot: a warning per such file, its row shown.
+    scripts = os.path.dirname(os.path.abspath(r.checker))
+    good = os.path.join(work, "good.json")
+    rc, _, err = r.run(2, ["--axis", "z", "--sizes", "16,32", "--format", "json", "--output", good, "--quiet"] + FAST)
+    r.cases += 1
+    p = subprocess.run([r.python, os.path.join(scripts, "compare"), good, *made], capture_output=True, text=True)
+    warned = [l for l in p.stderr.splitlines() if " run failed (exit " in l or " run incomplete: " in l]
+    rows = [l.split() for l in p.stdout.splitlines() if l and not l.startswith("#")]
+    n16 = [c for c in rows if c[0] == "16"]
+    if rc != 0 or p.returncode != 0 or len(warned) != len(made) or not n16 or "-" in n16[0]:
+        r.fail("compare with failed runs' files", f"exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+    else:
+        print(f"ok   compare: {len(warned)} failed or incomplete files warned of, their N=16 rows compared")
+    r.cases += 1
+    png = os.path.join(work, "failed.png")
+    env = dict(os.environ, MPLCONFIGDIR=os.path.join(work, "mpl"))
+    p = subprocess.run([r.python, os.path.join(scripts, "plot"), *made, "-o", png], capture_output=True, text=True,
+                       env=env)
+    warned = [l for l in p.stderr.splitlines() if l.startswith("warning: ") and "plotted" in l]
+    if p.returncode != 0 or len(warned) != len(made) or not os.path.getsize(png) > 10000:
+        r.fail("plot with failed runs' files", f"exit {p.returncode}\n{p.stderr}")
+    else:
+        print(f"ok   plot: {len(warned)} failed or incomplete files warned of and plotted")
+
+
+def dev_full(r, work):
+    """A write that fails ends with exit 3 and one line naming the file and the OS error."""
+    if not os.path.exists("/dev/full"):
+        print("skip /dev/full: not on this system")
+        return
+    for fmt in ("csv", "json"):
+        r.cases += 1
+        rc, out, err = r.run(2, ["--axis", "z", "--sizes", "16", "--format", fmt, "--output", "/dev/full"] + FAST)
+        want = "halo-bandwidth: error: --output /dev/full: No space left on device"
+        if rc != 3 or ours(err) != [want]:
+            r.fail(f"--format {fmt} --output /dev/full", f"exit {rc}, want 3; our lines {ours(err)}\n{err}")
+        else:
+            print(f"ok   --format {fmt} --output /dev/full: exit 3, one line: {want}")
+
+
+def nothing_crossed(r, work):
+    """The warning on stderr, the header note and the files' warnings exactly when no row has a
+    remote byte; the rows and the exit code as ever."""
+    hr = reader(r)
+    cases = [
+        (2, [], "on grid 1x1x2 the \u00b1x faces wrap to the same rank; use --axis z or --grid 2,1,1"),
+        (4, [], "on grid 1x2x2 the \u00b1x faces wrap to the same rank; use --axis y or --axis z or --grid 4,1,1"),
+        (2, ["--axis", "z"], None),
+        (1, ["--faces"], "on grid 1x1x1 the six faces wrap to the one rank; run on more ranks"),
+        (4, ["--faces"], None),
+    ]
+    for ranks, flags, words in cases:
+        for fmt in ("json", "csv"):
+            r.cases += 1
+            path = os.path.join(work, f"nothing{ranks}{len(flags)}.{fmt}")
+            name = f"-n {ranks} {' '.join(flags) or '(the default faces)'} --format {fmt}"
+            rc, out, err = r.run(ranks, flags + ["--sizes", "16,20", "--format", fmt, "--output", path] + FAST)
+            if rc != 0:
+                r.fail(name, f"exit {rc}\n{out}\n{err}")
+                continue
+            rows = [l.split() for l in out.splitlines() if l and not l.startswith("#")]
+            zero = all(row[1] == "0" for row in rows)
+            warnings = [l for l in ours(err) if "warning" in l]
+            notes = [l for l in out.splitlines() if l.startswith("# nothing crosses ranks")]
+            st = hr.read(path).status
+            problems = []
+            if zero != (words is not None):
+                problems.append(f"Send_B all 0: {zero}, expected {words is not None}")
+            if words is None:
+                if warnings or notes or st["warnings"]:
+                    problems.append(f"a warning where rows cross ranks: {warnings} {notes} {st['warnings']}")
+            else:
+                if warnings != [f"halo-bandwidth: warning: nothing crossed ranks: {words}"]:
+                    problems.append(f"stderr {warnings}")
+                if notes != [f"# nothing crosses ranks, Send_B is 0: {words}"]:
+                    problems.append(f"header note {notes}")
+                if st["warnings"] != [f"nothing crossed ranks: {words}"] or st["state"] != "complete":
+                    problems.append(f"the file's status {st}")
+            if len(rows) != 2:
+                problems.append(f"{len(rows)} rows")
+            chk = subprocess.run([sys.executable, r.checker], input=out, capture_output=True, text=True)
+            if chk.returncode != 0:
+                problems.append("check_table: " + chk.stderr)
+            if problems:
+                r.fail(name, "; ".join(problems) + f"\n{out}\n{err}")
+            else:
+                print(f"ok   {name}: " + (f"warned: {words}" if words else "rows cross ranks, no warning"))
+
+
+def results(r):
+    work = tempfile.mkdtemp(prefix="halobw-results-")
+    try:
+        survives(r, work)
+        failed_documents(r, work)
+        dev_full(r, work)
+        nothing_crossed(r, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def readme_block(path):
+    """The command and the lines of the README's "What it prints" block."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## What it prints"):]
+    block = section[section.index("```\n") + 4:]
+    block = block[:block.index("```")]
+    lines = block.splitlines()
+    if not lines or not lines[0].startswith("$ "):
+        return None, lines
+    return lines[0][2:].split(), lines[1:]
+
+
+def leading_words(line):
+    """A '#' line's first two words, each up to its first digit or ':' (version numbers, counts and
+    host names vary from run to run; the words that say what the line is do not)."""
+    words = line[1:].split()[:2]
+    return tuple(re.split(r"[0-9:]", w, maxsplit=1)[0] for w in words)
+
+
+def readme(r):
+    """The README's "What it prints": its command run as shown; every '#' line of the block must
+    still be printed (by its leading words), the column line exactly, and as many rows."""
+    path = os.path.join(os.path.dirname(os.path.abspath(r.checker)), "..", "README.md")
+    cmd, lines = readme_block(path)
+    r.cases += 1
+    if not cmd or cmd[:2] != ["mpirun", "-n"] or cmd[3] != "build/halo-bandwidth":
+        return r.fail("README", f"the block does not start with '$ mpirun -n N build/halo-bandwidth ...': {cmd}")
+    shown = [l for l in lines if l.startswith("#")]
+    shown_rows = [l for l in lines if l and not l.startswith("#")]
+    out = r.table(int(cmd[2]), cmd[4:], rows=len(shown_rows))
+    if not out:
+        return
+    printed = {leading_words(l) for l in out.splitlines() if l.startswith("#")}
+    missing = [l for l in shown if leading_words(l) not in printed]
+    columns = [l for l in shown if l.startswith("# N ")]
+    if missing:
+        r.fail("README: header lines no longer printed", "\n".join(missing) + "\n--- printed:\n" + out)
+    elif columns and columns[0] not in out.splitlines():
+        r.fail("README: the column line", f"shown {columns[0]!r}\n--- printed:\n{out}")
+    else:
+        print(f"ok   README: all {len(shown)} '#' lines of 'What it prints' are still printed, "
+              f"{len(shown_rows)} rows, the column line exact")
 
 
 def run_suite(suites, namespace):
@@ -432,7 +744,7 @@ def run_suite(suites, namespace):
 
 def main():
     return run_suite(["seed", "uneven", "transports", "phases", "formats", "faults", "disagreement", "memory",
-                      "bad_input"], globals())
+                      "bad_input", "results", "readme"], globals())
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The column table (include/halobw/report/columns.hpp) and the settings table
-(src/output.cpp) are the one place the columns are written. This test holds
+(src/report/run_settings.cpp) are the one place the columns are written. This test holds
 every other reader against them: the JSON schema, scripts/halobw_results.py
 (compare, plot), scripts/check_table.py and docs/output.md.
 
@@ -59,6 +59,13 @@ def main():
     for s in reg["settings"]:
         if s["json_run"]:
             check(f"schema run has setting {s['name']}", s["name"] in run)
+            prop = json.dumps(run.get(s["name"], {}))
+            if s["type"] == "number":
+                check(f"schema type of setting {s['name']} is a number", '"number"' in prop, prop)
+            elif s["type"] == "integer":
+                ok = '"integer"' in prop or ('"enum"' in prop and all(
+                    isinstance(v, int) for v in run.get(s["name"], {}).get("enum", ["x"])))
+                check(f"schema type of setting {s['name']} is whole", ok, prop)
 
     # scripts/halobw_results.py (read by compare and plot).
     sys.path.insert(0, os.path.abspath(args.scripts_dir))
@@ -66,6 +73,19 @@ def main():
     check("halobw_results.SETTINGS are the CSV settings",
           list(hr.SETTINGS) == [s["name"] for s in reg["settings"] if s["csv"]], hr.SETTINGS)
     check("halobw_results.COLUMNS are the columns in file order", list(hr.COLUMNS) == names, hr.COLUMNS)
+    for s in reg["settings"]:
+        if s["type"] == "integer":
+            check(f"halobw_results: setting {s['name']} is whole", s["name"] in hr.INT_FIELDS)
+        elif s["type"] == "number":
+            check(f"halobw_results: setting {s['name']} is a number with its CSV decimals",
+                  s["name"] not in hr.INT_FIELDS and isinstance(hr.DECIMALS.get(s["name"]), int)
+                  and hr.DECIMALS[s["name"]] >= 0, hr.DECIMALS.get(s["name"]))
+    check("halobw_results.V3_SETTINGS are the settings version 2 did not have",
+          set(hr.V3_SETTINGS) == {"oversubscribed", "ranks_per_core"} and set(hr.V3_SETTINGS) <= set(hr.SETTINGS),
+          hr.V3_SETTINGS)
+    check("halobw_results.CSV_COLUMNS: the settings, the columns, the provenance, then the status",
+          list(hr.CSV_COLUMNS) == [s["name"] for s in reg["settings"] if s["csv"]] + names + list(hr.PROVENANCE)
+          + ["status", "exit_code", "reason", "warnings"], hr.CSV_COLUMNS)
     check("halobw_results.MEASURES and OPTIONAL split the columns",
           sorted(list(hr.MEASURES) + list(hr.OPTIONAL)) == sorted(names) and not set(hr.MEASURES) & set(hr.OPTIONAL),
           f"{hr.MEASURES} {hr.OPTIONAL}")

@@ -11,10 +11,12 @@ against the reader and the exact format of docs/output.md (header, quoting, deci
 Run it with the Python that has matplotlib and jsonschema (Debian: /usr/bin/python3);
 the scripts under test are run with the same interpreter.
 
-The fixtures in data/ are schema_version 2 files written by the benchmark
-(data/make_fixtures.py regenerates them); data/v1/ holds version-1 files, which must
-still read. Prints one line per check and a last line "N passed, M failed"; exit
-status 1 on failure.
+The fixtures in data/ are schema_version 3 files written by the benchmark
+(data/make_fixtures.py regenerates them): complete runs, a failed one (host_failed) and
+an incomplete one (host_incomplete), and not_a_result.json, a JSON document of another
+kind; data/v1/ and data/v2/ hold version-1 and version-2 files, which must still read.
+Prints one line per check and a last line "N passed, M failed"; exit status 1 on
+failure.
 """
 import argparse
 import ast
@@ -34,8 +36,13 @@ V1 = os.path.join(DATA, "v1")
 GROUPS = ("compare", "plot", "schema", "readers")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # CSV/JSON fixtures of the same run (the CSV's numbers are the JSON's, rounded).
-PAIRS = ("host_z", "host_overlap", "host_local_box", "host_x_self", "host_uneven")
+PAIRS = ("host_z", "host_overlap", "host_local_box", "host_x_self", "host_uneven", "host_failed",
+         "host_incomplete")
 V1_PAIRS = ("host_z", "host_x_self", "cuda_direct", "cuda_staged")
+V2_PAIRS = ("host_z", "host_overlap")
+V2 = os.path.join(DATA, "v2")
+NOT_A_RESULT = os.path.join(DATA, "not_a_result.json")
+SPREAD = "lies within the two runs' combined spread"
 
 
 def data(name):
@@ -46,9 +53,14 @@ def v1(name):
     return os.path.join(V1, name)
 
 
+def v2(name):
+    return os.path.join(V2, name)
+
+
 def fixtures(ext, bad=False, where=DATA):
+    """The result fixtures (bad: the malformed ones); not_a_result.json is neither."""
     return sorted(os.path.join(where, f) for f in os.listdir(where)
-                  if f.endswith("." + ext) and f.startswith("bad_") == bad)
+                  if f.endswith("." + ext) and f.startswith("bad_") == bad and not f.startswith("not_a_result"))
 
 
 def line_of(text, needle):
@@ -135,7 +147,7 @@ class Suite:
 
     @staticmethod
     def plain_csv(path):
-        """The rows of a CSV file as csv.DictReader gives them: version 2 as it is, version 1
+        """The rows of a CSV file as csv.DictReader gives them: versions 2 and 3 as they are, version 1
         with its '#' lines dropped (independently of halobw_results)."""
         with open(path, newline="") as f:
             text = f.read()
@@ -181,6 +193,8 @@ class Suite:
         self.compare_v1()
         self.compare_v2()
         self.compare_keys()
+        self.compare_status()
+        self.compare_noise()
 
         for path, line in self.bad_lines().items():
             p = self.run("compare", data("host_z.csv"), path)
@@ -235,16 +249,21 @@ class Suite:
             text = f.read()
         b = self.temp("cuda_direct_bulk.json", text.replace('"schedule": "pipelined"', '"schedule": "bulk"'))
         p = self.run("compare", v1("cuda_direct.json"), b)
-        self.check("v1: compare warns once of a different schedule, and of nothing else",
-                   p.returncode == 0 and p.stderr.splitlines() == [f"warning: {b}: schedule bulk vs pipelined"],
-                   p.stderr)
+        lines = p.stderr.splitlines()
+        self.check("v1: compare warns once of a different schedule, and of no other setting",
+                   p.returncode == 0 and [l for l in lines if SPREAD not in l]
+                   == [f"warning: {b}: schedule bulk vs pipelined"], p.stderr)
+        self.check("v1: compare warns that each ratio x1.00 lies within the two runs' spread (repeats 5)",
+                   [l for l in lines if SPREAD in l] ==
+                   [f"warning: {b} N={n} H=1: ratio x1.00 {SPREAD} (x0.91 to x1.09 from each row's Min_us and "
+                    "Max_us): not told apart from noise" for n in (512, 1024, 1536)], p.stderr)
         p = self.run("compare", v1("empty_rows.json"), data("host_z.csv"))
         self.check("compare with a reference without rows exits 0", p.returncode == 0, p.stderr)
 
         b = data("host_z.csv")
         p = self.run("compare", v1("host_z.csv"), b)
         lines = p.stderr.splitlines()
-        self.check("compare a version-1 file against a version-2 one: exit 0, the settings v1 predates "
+        self.check("compare a version-1 file against a version-3 one: exit 0, the settings v1 predates "
                    "compare as v1 ran (hugepages off)",
                    p.returncode == 0 and f"warning: {b}: hugepages on vs off" in lines
                    and not any(re.match(rf"warning: {re.escape(b)}: (method|fields|stencil|messages) ", l)
@@ -271,7 +290,11 @@ class Suite:
         table = self.table_rows(p.stdout)
         self.check("compare: a halo sweep's rows are told apart by H (16/1 16/2 32/1 32/2), x1.00 each",
                    sorted(table) == [("16", "1"), ("16", "2"), ("32", "1"), ("32", "2")]
-                   and all(c[-1] == "x1.00" for c in table.values()) and not p.stderr, p.stdout + p.stderr)
+                   and all(c[-1] == "x1.00" for c in table.values())
+                   and all(SPREAD in l for l in p.stderr.splitlines()), p.stdout + p.stderr)
+        self.check("compare: with repeats 2 on both sides, each x1.00 is named as within the combined spread",
+                   sorted(re.findall(r" (N=\d+ H=\d+): ratio x1\.00 " + SPREAD, p.stderr))
+                   == ["N=16 H=1", "N=16 H=2", "N=32 H=1", "N=32 H=2"], p.stderr)
 
         a, b = data("host_local_box.csv"), data("host_local_box.json")
         p = self.run("compare", a, b)
@@ -312,8 +335,12 @@ class Suite:
         want = [f"warning: {b}: hugepages off vs on", f"warning: {b}: streams 2 vs 1",
                 f"warning: {b}: progress poll vs wait"]
         self.check("compare warns once per file of hugepages, streams and progress, and pairs the rows",
-                   p.stderr.splitlines() == want
+                   [l for l in p.stderr.splitlines() if l.startswith("warning")] == want
                    and all(c[-1] == "x1.00" for c in self.table_rows(p.stdout).values()), p.stderr)
+        self.check("compare says once that ratios of rows without a spread (repeats 1) are not judged against "
+                   "noise", [l for l in p.stderr.splitlines() if l.startswith("note")] ==
+                   [f"note: {b}: ratios not judged against noise where a row has no spread (repeats 1 here, 1 in "
+                    f"{data('host_z.csv')}): run both with --repeats 3 or more"], p.stderr)
 
     def compare_keys(self):
         """fields, messages and method are in the key: a loose pair, and a warning per row."""
@@ -341,7 +368,7 @@ class Suite:
                    p.stderr)
         both = self.temp("host_z_both.csv", open(persistent).read() + open(data("host_z.csv")).read())
         p = self.run("compare", data("host_z.csv"), both)
-        notes = [l for l in p.stderr.splitlines() if l.startswith("note")]
+        notes = [l for l in p.stderr.splitlines() if l.startswith("note") and "not judged" not in l]
         self.check("compare prefers the row with the same method: x1.00, the persistent rows noted",
                    all(c[-1] == "x1.00" for c in self.table_rows(p.stdout).values()) and "warning" not in p.stderr
                    and notes == [f"note: {both}:{n}: N={s} H=1 z 1x1x2 datatype persistent star fields 1 "
@@ -373,6 +400,94 @@ class Suite:
         self.check("compare: nothing paired: the key settings and local are named once, with rma_sync",
                    all(f"warning: {b}: {w}" in lines for w in ("method p2p vs rma", "stencil star vs box",
                                                                  "local 0 vs 1", "rma_sync - vs pscw")), p.stderr)
+
+    def compare_status(self):
+        """A failed or incomplete run's file: a warning that says so, and its rows still shown."""
+        failed, incomplete = data("host_failed.json"), data("host_incomplete.csv")
+        reason = self.hr.read(failed).status["reason"] or ""
+        p = self.run("compare", data("host_z.csv"), failed, incomplete)
+        table = self.table_rows(p.stdout)
+        lines = p.stderr.splitlines()
+        self.check("host_failed.json says why it failed: the spoiled ghost cell of N=32",
+                   reason.startswith("check N=32 failed: rank 1 face ") and "found 12345" in reason, reason)
+        self.check("compare warns of a failed run's file: exit code and reason, its row shown",
+                   p.returncode == 0 and f"warning: {failed}: run failed (exit 1): {reason}; the 1 row it "
+                   "measured is shown" in lines, p.stderr)
+        self.check("compare warns of an incomplete run's file, its row shown",
+                   f"warning: {incomplete}: run incomplete: the file was written while the run was still "
+                   "measuring (a job killed from outside, or one still running); the 1 row it measured is shown"
+                   in lines, p.stderr)
+        self.check("compare shows the failed and the incomplete file's row N=16 (ratios, not '-'), and '-' "
+                   "for the rows they never measured",
+                   table[("16", "1")][-1].startswith("x") and table[("16", "1")][-4].startswith("x")
+                   and table[("32", "1")][-6:] == ["-"] * 6, p.stdout)
+        self.check("compare's head says which file's run failed and which is incomplete",
+                   re.search(r"^# \[2\] .*, run failed \(exit 1\)$", p.stdout, re.M) is not None
+                   and re.search(r"^# \[3\] .*, run incomplete$", p.stdout, re.M) is not None, p.stdout)
+        p = self.run("compare", failed, data("host_z.json"))
+        self.check("compare warns of a failed reference too, and pairs its row",
+                   p.returncode == 0 and any(l.startswith(f"warning: {failed}: run failed (exit 1): ")
+                                             for l in p.stderr.splitlines())
+                   and self.table_rows(p.stdout)[("16", "1")][-1].startswith("x"), p.stdout + p.stderr)
+        two = self.temp("complete_then_failed.csv", open(data("host_z.csv"), newline="").read()
+                        + open(data("host_failed.csv"), newline="").read())
+        p = self.run("compare", data("host_z.json"), two)
+        self.check("compare names the failed run of a CSV file of two runs by its first line",
+                   any(l.startswith(f"warning: {two}:6: run failed (exit 1): ") for l in p.stderr.splitlines())
+                   and not any(l.startswith(f"warning: {two}:2:") for l in p.stderr.splitlines()), p.stderr)
+        p = self.run("compare", data("host_z.csv"), data("host_x_self.json"))
+        self.check("compare: a complete run's file, even one that warned (nothing crossed ranks), gets no "
+                   "status warning", p.returncode == 0 and "run failed" not in p.stderr
+                   and "run incomplete" not in p.stderr, p.stderr)
+
+    def compare_noise(self):
+        """Oversubscribed against not; a ratio within the two runs' combined spread."""
+        ref = data("host_z.csv")
+        over = self.csv_variant(ref, "host_z_over.csv", lambda rows: [
+            r.update(oversubscribed="1", ranks_per_core="2.00") for r in rows])
+        p = self.run("compare", ref, over)
+        lines = p.stderr.splitlines()
+        want = (f"warning: {over}: oversubscribed, 2.00 ranks per core vs not oversubscribed, 1.00 ranks per "
+                f"core in {ref}: an oversubscribed run times the scheduler as much as MPI")
+        self.check("compare warns once when one side is oversubscribed and the other not",
+                   p.returncode == 0 and lines.count(want) == 1, p.stderr)
+        self.check("compare's head says which file is oversubscribed",
+                   re.search(r"^# \[2\] .*, oversubscribed \(2\.00 ranks per core\)$", p.stdout, re.M)
+                   is not None, p.stdout)
+        p = self.run("compare", over, over)
+        self.check("compare: no oversubscription warning when both sides are", "oversubscribed," not in p.stderr,
+                   p.stderr)
+        p = self.run("compare", v2("host_z.csv"), over)
+        self.check("compare: no oversubscription warning against a version-2 file, which did not record it",
+                   p.returncode == 0 and "oversubscribed," not in p.stderr, p.stderr)
+
+        a = data("host_overlap.csv")
+
+        def twice_as_fast(rows):
+            for r in rows:
+                for k in ("Time_us", "Min_us", "Max_us"):
+                    r[k] = f"{float(r[k]) / 2:.1f}"
+                for k in ("Uni_GBps", "Duplex_GBps"):
+                    r[k] = f"{float(r[k]) * 2:.3f}"
+        fast = self.csv_variant(a, "host_overlap_fast.csv", twice_as_fast)
+        p = self.run("compare", a, fast)
+        self.check("compare: a ratio of x2 beyond both rows' spreads is not called noise",
+                   p.returncode == 0 and SPREAD not in p.stderr
+                   and all(c[-1] in ("x2.00", "x1.99", "x2.01") for c in self.table_rows(p.stdout).values()),
+                   p.stdout + p.stderr)
+
+        def slower(rows):
+            r = rows[0]  # N=16 H=1: 5 % slower, within its spread
+            r["Time_us"] = f"{float(r['Time_us']) * 1.05:.1f}"
+            r["Uni_GBps"] = f"{float(r['Send_B']) / float(r['Time_us']) / 1e3:.3f}"
+            r["Duplex_GBps"] = f"{2 * float(r['Uni_GBps']):.3f}"
+        slow = self.csv_variant(a, "host_overlap_slow.csv", slower)
+        p = self.run("compare", a, slow)
+        spread = [l for l in p.stderr.splitlines() if SPREAD in l]
+        self.check("compare: a row 5% slower within its spread is named, with the range of ratios the spreads "
+                   "allow", any(re.match(rf"warning: {re.escape(slow)} N=16 H=1: ratio x0\.9[0-9] {SPREAD} "
+                                         r"\(x0\.[0-9]{2} to x1\.[0-9]{2} from each row's Min_us and Max_us\): "
+                                         r"not told apart from noise$", l) for l in spread), p.stderr)
 
     def check_stdlib_only(self):
         for name in ("compare", "halobw_results.py"):
@@ -428,6 +543,100 @@ class Suite:
         out = self.fresh("overlap_na.png")
         p = self.run("plot", "--overlap", na, "-o", out)
         self.check("plot --overlap leaves out Hidden n/a", p.returncode == 0 and os.path.exists(out), p.stderr)
+        self.plot_status()
+        self.plot_hidden()
+
+    def plot_status(self):
+        """Files that are no result are skipped; failed and incomplete runs are plotted, with a warning."""
+        presets = os.path.join(os.path.dirname(self.scripts), "CMakePresets.json")
+        out = self.fresh("skip.png")
+        p = self.run("plot", data("host_z.json"), NOT_A_RESULT, presets, "-o", out)
+        lines = p.stderr.splitlines()
+        self.check("plot skips JSON documents that are no result (CMakePresets.json), with a note each, and "
+                   "plots the rest", p.returncode == 0 and os.path.exists(out)
+                   and f'note: {NOT_A_RESULT}:1: "schema" must be "halo-bandwidth-result", absent: not a '
+                   "halo-bandwidth result: skipped" in lines
+                   and any(l.startswith(f"note: {presets}:") and l.endswith("skipped") for l in lines), p.stderr)
+        empty = self.temp("empty.json", "")
+        other = self.temp("other.csv", "a,b,c\n1,2,3\n")
+        out = self.fresh("none_result.png")
+        p = self.run("plot", NOT_A_RESULT, empty, other, "-o", out)
+        self.check("plot with no result file among its files: a note for each, exit 1, no PNG",
+                   p.returncode == 1 and not os.path.exists(out) and p.stderr.count("skipped") == 3
+                   and "no file is a halo-bandwidth result" in p.stderr, p.stderr)
+        p = self.run("plot", data("host_z.csv"), data("bad_truncated.json"), "-o", out)
+        self.check("plot: a result file cut short is still an error, not skipped",
+                   p.returncode == 2 and p.stderr.startswith(f"plot: {data('bad_truncated.json')}:"), p.stderr)
+
+        out = self.fresh("failed.png")
+        failed, incomplete = data("host_failed.json"), data("host_incomplete.csv")
+        p = self.run("plot", failed, incomplete, "-o", out)
+        lines = p.stderr.splitlines()
+        self.check("plot warns of a failed run's file (exit code, reason) and of an incomplete one",
+                   p.returncode == 0 and any(l.startswith(f"warning: {failed}: run failed (exit 1): check N=32 "
+                                                          "failed: ") and l.endswith("; its rows measured before "
+                                                                                     "are plotted") for l in lines)
+                   and any(l.startswith(f"warning: {incomplete}: run incomplete: ") for l in lines), p.stderr)
+        self.png("plot of a failed and an incomplete run", out)
+
+    def plot_module(self):
+        """scripts/plot imported as a module (it has no .py)."""
+        import importlib.machinery
+        import importlib.util
+        path = os.path.join(self.scripts, "plot")
+        loader = importlib.machinery.SourceFileLoader("halobw_plot", path)
+        spec = importlib.util.spec_from_loader("halobw_plot", loader)
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        return module
+
+    def plot_hidden(self):
+        """Hidden none is a gap (no point); version 2's Hidden, another formula, is left out."""
+        def some_none(rows):
+            rows[0]["Hidden"] = "0.40"   # N=16 H=1
+            rows[1]["Hidden"] = ""       # N=16 H=2: no share
+            rows[2]["Hidden"] = "0.75"   # N=32 H=1
+            rows[3]["Hidden"] = ""       # N=32 H=2
+        mixed = self.csv_variant(data("host_overlap.csv"), "hidden_some.csv", some_none)
+        out = self.fresh("overlap_some.png")
+        p = self.run("plot", "--overlap", mixed, "-o", out)
+        notes = [l for l in p.stderr.splitlines() if "Hidden none" in l]
+        self.check("plot --overlap notes each row whose Hidden is none: no point",
+                   p.returncode == 0 and os.path.exists(out) and len(notes) == 2
+                   and all(l.startswith(f"note: {mixed}:") and l.endswith("or not a share): no point") for l in notes)
+                   and any(":3: N=16 H=2: Hidden none" in l for l in notes), p.stderr)
+        plot = self.plot_module()
+        import contextlib
+        f = self.hr.read(mixed)
+        with contextlib.redirect_stderr(io.StringIO()):
+            pts = {h: plot.hidden_points([r for r in f.rows if r["H"] == h]) for h in (1, 2)}
+        nan = [[y != y for _, y in pts[h]] for h in (1, 2)]
+        self.check("plot's Hidden points: the share where there is one, NaN (a gap, no marker) where none",
+                   [x for x, _ in pts[1]] == [16, 32] and [y for _, y in pts[1]] == [0.40, 0.75]
+                   and nan == [[False, False], [True, True]], pts)
+        with contextlib.redirect_stderr(io.StringIO()):
+            old = plot.hidden_points(self.hr.read(v2("host_overlap.csv")).rows)
+        self.check("plot's Hidden points: a version-2 file's Hidden (another formula) is left out",
+                   old and all(y != y for _, y in old), old)
+        p = self.run("plot", "--overlap", v2("host_overlap.json"), "-o", self.fresh("overlap_v2.png"))
+        self.check("plot --overlap says why a version-2 file's Hidden is left out",
+                   p.returncode == 0 and f"note: {v2('host_overlap.json')}: version 2: its Hidden is (Blocking_us - "
+                   "Overlap_us) / Time_us, not today's share: left out of the Hidden panel" in p.stderr, p.stderr)
+
+        import argparse as ap
+        with contextlib.redirect_stderr(io.StringIO()):
+            series = plot.collect([f])
+            fig = plot.plot_overlap(ap.Namespace(title=None), [f], series, plot.labels(series))
+        bottom = fig.axes[1]
+        label = bottom.get_ylabel().replace("\n", " ")
+        lines = [l for l in bottom.get_lines() if list(l.get_xdata()) == [16, 32]]  # not the lines at 0 and 1
+        ys = sorted(tuple(bool(v == v) for v in l.get_ydata()) for l in lines)
+        self.check("plot --overlap labels the Hidden axis with today's formula",
+                   label == "Hidden: (Blocking_us - Overlap_us) / (Blocking_us - Comp_us)", label)
+        self.check("plot --overlap draws H 1's two shares and nothing of H 2 (both none)",
+                   ys == [(True, True)], ys)
+        import matplotlib.pyplot as plt
+        plt.close(fig)
 
         out = self.fresh("overlap_none.png")
         p = self.run("plot", "--overlap", data("host_z.json"), v1("host_z.csv"), "-o", out)
@@ -464,20 +673,43 @@ class Suite:
         draft = v.META_SCHEMA.get("$schema", "")
         self.check("the schema is valid draft 2020-12", "2020-12" in draft, draft)
         goods = fixtures("json")
-        self.check("there are version-2 JSON fixtures", len(goods) >= 5, goods)
+        self.check("there are version-3 JSON fixtures, a failed and an incomplete run's among them",
+                   len(goods) >= 7 and data("host_failed.json") in goods and data("host_incomplete.json") in goods,
+                   goods)
         for path in goods:
             with open(path) as f:
                 errs = self.errors(v, json.load(f))
             self.check(f"{os.path.basename(path)} validates against the schema", not errs, errs)
-        for path in fixtures("json", where=V1):
-            with open(path) as f:
-                self.check(f"the version-2 schema rejects v1/{os.path.basename(path)}",
-                           bool(self.errors(v, json.load(f))))
+        for where in (V1, V2):
+            for path in fixtures("json", where=where):
+                with open(path) as f:
+                    self.check(f"the version-3 schema rejects {os.path.relpath(path, DATA)}",
+                               bool(self.errors(v, json.load(f))))
+        with open(NOT_A_RESULT) as f:
+            self.check("the schema rejects not_a_result.json", bool(self.errors(v, json.load(f))))
         with open(data("bad_n_and_l.json")) as f:
             self.check("the schema rejects bad_n_and_l.json", bool(self.errors(v, json.load(f))))
 
         with open(data("host_overlap.json")) as f:
             base = json.load(f)  # every group but box
+
+        def self_only_doc():
+            with open(data("host_x_self.json")) as f:
+                return json.load(f)
+
+        def accepted(what, change, doc=base):
+            doc = copy.deepcopy(doc)
+            change(doc)
+            errs = self.errors(v, doc)
+            self.check(f"the schema accepts {what}", not errs, errs)
+
+        accepted("Hidden null (no share)", lambda d: d["rows"][0].update(Hidden=None))
+        accepted("Hidden 0 and Hidden 1", lambda d: (d["rows"][0].update(Hidden=0), d["rows"][1].update(Hidden=1)))
+        accepted("oversubscribed 1 with 1.00 ranks per core (257 ranks on 256 cores, rounded)",
+                 lambda d: d["run"].update(oversubscribed=1, ranks_per_core=1.0))
+        accepted("status failed with exit code 4 and a reason",
+                 lambda d: d["status"].update(state="failed", exit_code=4, reason="timeout on rank 0 after 2 s"))
+        accepted("status incomplete", lambda d: d["status"].update(state="incomplete", exit_code=None))
         with open(data("host_local_box.json")) as f:
             local = json.load(f)
 
@@ -490,7 +722,8 @@ class Suite:
             return d["rows"][0]
 
         broken("schema_version 1", lambda d: d.update(schema_version=1))
-        broken("schema_version 3", lambda d: d.update(schema_version=3))
+        broken("schema_version 2", lambda d: d.update(schema_version=2))
+        broken("schema_version 4", lambda d: d.update(schema_version=4))
         broken("a row without Uni_GBps", lambda d: row(d).pop("Uni_GBps"))
         broken("a row without Send_min_B", lambda d: row(d).pop("Send_min_B"))
         broken("a row without Global", lambda d: row(d).pop("Global"))
@@ -507,6 +740,37 @@ class Suite:
         broken("Peer_GBps as the string n/a", lambda d: row(d).update(Peer_GBps="n/a"))
         broken("Eff as the string n/a", lambda d: row(d).update(Eff="n/a"))
         broken("Hidden as the string n/a", lambda d: row(d).update(Hidden="n/a"))
+        broken("Hidden above 1", lambda d: row(d).update(Hidden=1.5))
+        broken("Hidden below 0", lambda d: row(d).update(Hidden=-0.1))
+        broken("an overlap row without Noise_us", lambda d: row(d).pop("Noise_us"))
+        broken("Noise_us negative", lambda d: row(d).update(Noise_us=-1.0))
+        broken("Noise_us as null", lambda d: row(d).update(Noise_us=None))
+        broken("Noise_us in a run without --overlap", lambda d: row(d).update(Noise_us=1.0), self_only_doc())
+        broken("a document without status", lambda d: d.pop("status"))
+        broken("a status state other than complete, failed, incomplete",
+               lambda d: d["status"].update(state="done"))
+        broken("a status without warnings", lambda d: d["status"].pop("warnings"))
+        broken("a status with an unknown member", lambda d: d["status"].update(signal=9))
+        broken("a warning that is no string", lambda d: d["status"].update(warnings=[1]))
+        broken("status complete with exit code 1", lambda d: d["status"].update(exit_code=1))
+        broken("status complete with a reason", lambda d: d["status"].update(reason="why"))
+        broken("status failed with exit code 0",
+               lambda d: d["status"].update(state="failed", exit_code=0, reason="why"))
+        broken("status failed without a reason", lambda d: d["status"].update(state="failed", exit_code=3))
+        broken("status failed with an empty reason",
+               lambda d: d["status"].update(state="failed", exit_code=3, reason=""))
+        broken("status incomplete with an exit code", lambda d: d["status"].update(state="incomplete"))
+        broken("status rows as text", lambda d: d["status"].update(rows="4"))
+        broken("a run without oversubscribed", lambda d: d["run"].pop("oversubscribed"))
+        broken("a run without ranks_per_core", lambda d: d["run"].pop("ranks_per_core"))
+        broken("oversubscribed 2", lambda d: d["run"].update(oversubscribed=2))
+        broken("ranks_per_core 0", lambda d: d["run"].update(ranks_per_core=0))
+        broken("oversubscribed 1 with 0.50 ranks per core",
+               lambda d: d["run"].update(oversubscribed=1, ranks_per_core=0.5))
+        broken("oversubscribed 0 with 2.00 ranks per core",
+               lambda d: d["run"].update(oversubscribed=0, ranks_per_core=2.0))
+        broken("a host without cores", lambda d: d["run"]["hosts"][0].pop("cores"))
+        broken("a host with 0 cores", lambda d: d["run"]["hosts"][0].update(cores=0))
         broken("Copy_GBps as null", lambda d: row(d).update(Copy_GBps=None))
         broken("Comp_us as null", lambda d: row(d).update(Comp_us=None))
         broken("Time_us negative", lambda d: row(d).update(Time_us=-1.0))
@@ -581,7 +845,7 @@ class Suite:
             self.check("docs/output.md defines every CSV column in a table row", not undefined, undefined)
             self.check("docs/output.md gives the schema name and version",
                        "halo-bandwidth-result" in text and "`schema_version`" in text and
-                       re.search(r"schema_version.{0,40}\b2\b", text) is not None)
+                       re.search(r"schema_version.{0,40}\b3\b", text) is not None)
 
     def validate_files(self, paths):
         v = None
@@ -618,14 +882,18 @@ class Suite:
         hr = self.hr
         for name in PAIRS:
             c, j = hr.read(data(name + ".csv")), hr.read(data(name + ".json"))
-            self.check(f"{name}: the CSV and the JSON file are version 2", c.version == j.version == 2)
+            self.check(f"{name}: the CSV and the JSON file are version 3", c.version == j.version == 3)
+            self.check_same(c, j)
+        for name in V2_PAIRS:
+            c, j = hr.read(v2(name + ".csv")), hr.read(v2(name + ".json"))
+            self.check(f"v2/{name}: the CSV and the JSON file are version 2", c.version == j.version == 2)
             self.check_same(c, j)
         for name in V1_PAIRS:
             c, j = hr.read(v1(name + ".csv")), hr.read(v1(name + ".json"))
             self.check(f"v1/{name}: the CSV and the JSON file are version 1", c.version == j.version == 1)
             self.check_same(c, j)
 
-        for path in fixtures("csv") + fixtures("csv", where=V1):
+        for path in fixtures("csv") + fixtures("csv", where=V1) + fixtures("csv", where=V2):
             problems = hr.csv_format_problems(path)
             self.check(f"{os.path.relpath(path, DATA)} has the exact format", not problems, problems)
         for path in fixtures("csv", bad=True) + fixtures("json", bad=True) \
@@ -641,6 +909,7 @@ class Suite:
         self.json_checks()
         self.csv_checks()
         self.format_checks()
+        self.v3_checks()
 
     def check_same(self, c, j):
         hr = self.hr
@@ -658,7 +927,9 @@ class Suite:
                 elif a != b or type(a) is not type(b):
                     problems.append(f"{rc.size_name}={rc.size} {k}: {a!r} vs {b!r}")
         self.check(name + " (settings exact, numbers to the CSV's precision)", not problems, problems[:5])
-        if c.version == 2:
+        self.check(f"{os.path.basename(c.path)}: the CSV's status columns say what the JSON's status says",
+                   c.status == j.status and (c.version >= 3) == (c.status is not None), (c.status, j.status))
+        if c.version >= 2:
             same = ("build", "mpi_library", "mpi_thread", "hosts", "environment")
             pc, pj = c.runs[0].provenance, j.runs[0].provenance
             self.check(f"{os.path.basename(c.path)}: the provenance columns say what the JSON says",
@@ -747,7 +1018,7 @@ class Suite:
         hr = self.hr
         f = hr.read(data("concat.csv"))
         self.check("concatenated CSV: the repeated header starts a run: 2 runs, 5 rows",
-                   f.kind == "csv" and f.version == 2 and len(f.runs) == 2 and len(f.rows) == 5
+                   f.kind == "csv" and f.version == 3 and len(f.runs) == 2 and len(f.rows) == 5
                    and [r.line for r in f.rows] == [2, 3, 4, 6, 7]
                    and f.rows[3]["grid"] == "1x2x2" and f.rows[4]["Send_min_B"] < f.rows[4]["Send_B"]
                    and "--grid 1,2,2" in f.runs[1].provenance["command_line"],
@@ -762,7 +1033,7 @@ class Suite:
         for path in (v1("host_z.csv"), v1("host_z.json")):
             f = hr.read(path)
             r = f.rows[0]
-            self.check(f"v1/{os.path.basename(path)} reads as version 2 rows: H from halo, Global NxNxN, "
+            self.check(f"v1/{os.path.basename(path)} reads as later versions' rows: H from halo, Global NxNxN, "
                        "no L, the settings v1 predates as v1 ran",
                        f.version == 1 and r["H"] == 1 and r["Global"] == "64x64x64" and r["L"] is None
                        and r.size_name == "N" and r["halo"] == "1" and r["hugepages"] == "off"
@@ -787,9 +1058,11 @@ class Suite:
         self.check("JSON reader: the key (size, H, directions, grid, pack, fields, messages, method, stencil)",
                    r.key() == (("L", 8), 1, "box", "1x1x2", "datatype", 1, "aggregated", "rma", "box"), r.key())
         f = hr.read(data("host_overlap.json"))
-        self.check("JSON reader: halo [1, 2] reads as \"1,2\", each row's H, Hidden a number, Peer_GBps n/a",
+        self.check("JSON reader: halo [1, 2] reads as \"1,2\", each row's H, Hidden a share or none, Noise_us, "
+                   "Peer_GBps n/a",
                    all(r["halo"] == "1,2" for r in f.rows) and [r["H"] for r in f.rows] == [1, 2, 1, 2]
-                   and all(isinstance(r["Hidden"], float) and r["Peer_GBps"] == hr.NA for r in f.rows))
+                   and all((r["Hidden"] == hr.NA or 0 <= r["Hidden"] <= 1) and isinstance(r["Noise_us"], float)
+                           and r["Peer_GBps"] == hr.NA for r in f.rows))
         r = hr.read(data("host_z.json")).rows[0]
         self.check("an optional column not measured is None",
                    all(r[k] is None for k in ("Min_us", "Peer_GBps", "Comp_us", "RemoteEdges", "Mpi_us", "L")))
@@ -815,7 +1088,7 @@ class Suite:
             ("row_lacks_uni.json", text.replace('"Uni_GBps":', '"Uni_GBp":', 1), first, "Uni_GBps"),
             ("ranks_string.json", text.replace('"ranks": 2,', '"ranks": "2",'), line_of(text, '"ranks": 2,'),
              "ranks"),
-            ("version3.json", text.replace('"schema_version": 2', '"schema_version": 3'), 3, "schema_version"),
+            ("version4.json", text.replace('"schema_version": 3', '"schema_version": 4'), 3, "schema_version"),
             ("nan.json", re.sub(r'"Time_us":[0-9.e+-]+', '"Time_us":NaN', text, count=1), first, "finite"),
             ("bad_schedule.json", text.replace('"schedule": "-"', '"schedule": "eager"'),
              line_of(text, '"schedule"'), "schedule"),
@@ -891,8 +1164,136 @@ class Suite:
         self.check("the reader takes n/a in any optional column; the exact check only in Eff, Peer_GBps, Hidden",
                    f.rows[0]["Copy_GBps"] == hr.NA and len(problems) == 1 and "Copy_GBps" in problems[0], problems)
         na = self.csv_variant(data("host_overlap.csv"), "hidden_na.csv", lambda rows: rows[0].update(Hidden="n/a"))
-        self.check("Hidden n/a reads as n/a and is exact", hr.read(na).rows[0]["Hidden"] == hr.NA
-                   and not hr.csv_format_problems(na), hr.csv_format_problems(na))
+        problems = hr.csv_format_problems(na)
+        self.check("Hidden n/a reads as n/a; the exact check flags it (version 3 writes an empty Hidden)",
+                   hr.read(na).rows[0]["Hidden"] == hr.NA and len(problems) == 1 and "Hidden" in problems[0],
+                   problems)
+        self.check("version 2's Hidden n/a is exact there", not hr.csv_format_problems(self.csv_variant(
+            v2("host_overlap.csv"), "v2_hidden_na.csv", lambda rows: rows[0].update(Hidden="n/a"))))
+        empty = self.csv_variant(data("host_overlap.csv"), "hidden_empty.csv",
+                                 lambda rows: [r.update(Hidden=h) for r, h in zip(rows, ("", "0.50", "", "1.00"))])
+        f = hr.read(empty)
+        self.check("an empty Hidden in an overlap row reads as n/a (no share), a number as the share; exact",
+                   [r["Hidden"] for r in f.rows] == [hr.NA, 0.5, hr.NA, 1.0] and not hr.csv_format_problems(empty),
+                   ([r["Hidden"] for r in f.rows], hr.csv_format_problems(empty)))
+
+    def v3_checks(self):
+        """What version 3 added: the status, oversubscribed and ranks_per_core, hosts' cores, Noise_us,
+        Hidden in [0, 1]; and version-2 files read as before."""
+        hr = self.hr
+        for path in (data("host_failed.csv"), data("host_failed.json")):
+            f = hr.read(path)
+            st = f.status
+            self.check(f"{os.path.basename(path)}: status failed, exit 1, the reason, 1 row",
+                       st["state"] == "failed" and st["exit_code"] == 1 and st["rows"] == 1 == len(f.rows)
+                       and st["reason"].startswith("check N=32 failed: rank 1 face ") and st["warnings"] == []
+                       and f.runs[0].status == st and hr.problem_runs(f) == [(path, hr.status_problem(st))], st)
+        for path in (data("host_incomplete.csv"), data("host_incomplete.json")):
+            st = hr.read(path).status
+            self.check(f"{os.path.basename(path)}: status incomplete, no exit code, no reason, 1 row",
+                       st == {"state": "incomplete", "exit_code": None, "reason": None, "rows": 1, "warnings": []},
+                       st)
+        for path in (data("host_z.csv"), data("host_z.json")):
+            st = hr.read(path).status
+            self.check(f"{os.path.basename(path)}: status complete, exit 0, 3 rows",
+                       st == {"state": "complete", "exit_code": 0, "reason": None, "rows": 3, "warnings": []}, st)
+        want = ["nothing crossed ranks: on grid 1x1x2 the \u00b1x faces wrap to the same rank; use --axis z or "
+                "--grid 2,1,1"]
+        for path in (data("host_x_self.csv"), data("host_x_self.json")):
+            st = hr.read(path).status
+            self.check(f"{os.path.basename(path)}: the run that sent nothing carries the warning, whole (its '; ' "
+                       "is no separator)", st["state"] == "complete" and st["warnings"] == want, st)
+        self.check("the CSV's warnings split where a known warning starts",
+                   hr.split_warnings(want[0] + "; " + want[0]) == want * 2 and hr.split_warnings("") == [])
+        r = hr.read(data("host_z.json")).runs[0]
+        self.check("version 3: oversubscribed and ranks_per_core read, and each host's cores",
+                   r.settings["oversubscribed"] in (0, 1) and isinstance(r.settings["ranks_per_core"], float)
+                   and r.meta["run"]["hosts"][0]["cores"] >= 1
+                   and r.provenance["hosts"].endswith(f" cores {r.meta['run']['hosts'][0]['cores']}"), r.settings)
+        for path in (v2("host_z.csv"), v2("host_z.json"), v1("host_z.csv"), v1("host_z.json")):
+            f = hr.read(path)
+            self.check(f"{os.path.relpath(path, DATA)}: read as version {f.version}: no status, oversubscribed, "
+                       "ranks_per_core, Noise_us (not recorded then)",
+                       f.status is None and f.runs[0].status is None and hr.problem_runs(f) == []
+                       and all(r["oversubscribed"] is None and r["ranks_per_core"] is None and r["Noise_us"] is None
+                               for r in f.rows), f.rows[0].as_dict())
+        f = hr.read(v2("host_overlap.json"))
+        self.check("v2/host_overlap.json: version 2's Hidden, outside [0, 1] there, still reads",
+                   f.version == 2 and any(r["Hidden"] < 0 or r["Hidden"] > 1 for r in f.rows if r["Hidden"] != hr.NA),
+                   [r["Hidden"] for r in f.rows])
+
+        with open(data("host_overlap.json")) as fh:
+            text = fh.read()
+        first = line_of(text, '{"N":16,')
+        state_line = line_of(text, '"state"')
+        hidden = re.sub(r'"Hidden":(null|[0-9.e+-]+)', '"Hidden":1.5', text, count=1)
+        cases = [
+            ("no_status.json", re.sub(r',\s*"status": \{[^}]*\}', "", text), 1, "status"),
+            ("state_done.json", text.replace('"state": "complete"', '"state": "done"'), state_line, "status"),
+            ("rows_count.json", re.sub(r'"rows": 4,', '"rows": 3,', text), line_of(text, '"rows": 4,'),
+             "status.rows is 3"),
+            ("failed_no_reason.json", text.replace('"state": "complete"', '"state": "failed"'), state_line,
+             "reason"),
+            ("complete_exit_1.json", text.replace('"exit_code": 0', '"exit_code": 1'), state_line, "exit code 0"),
+            ("hidden_1_5.json", hidden, first, "Hidden 1.5 is outside [0, 1]"),
+            ("noise_negative.json", re.sub(r'"Noise_us":[0-9.e+-]+', '"Noise_us":-1.0', text, count=1), first,
+             "Noise_us"),
+            ("per_core.json", re.sub(r'"ranks_per_core": [0-9.]+', '"ranks_per_core": 0.5', text),
+             line_of(text, '"ranks_per_core"'), "not the most ranks per core over run.hosts"),
+            ("no_cores.json", re.sub(r',\s*"cores": [0-9]+', "", text), line_of(text, '"hosts"') + 1, "cores"),
+        ]
+        for name, bad, line, word in cases:
+            e = self.read_error(self.temp(name, bad))
+            self.check(f"JSON reader rejects {name} at line {line}",
+                       e is not None and e.line == line and word in e.message, str(e))
+
+        z = data("host_z.csv")
+        cases = [
+            ("status_differs.csv", self.csv_variant(z, "status_differs.csv", lambda rows: rows[1].update(
+                status="failed", exit_code="3", reason="why")), 3, "status columns"),
+            ("status_done.csv", self.csv_variant(z, "status_done.csv", lambda rows: [
+                r.update(status="done") for r in rows]), 2, "status"),
+            ("exit_text.csv", self.csv_variant(z, "exit_text.csv", lambda rows: [
+                r.update(exit_code="one") for r in rows]), 2, "exit_code"),
+            ("failed_no_reason.csv", self.csv_variant(z, "failed_no_reason.csv", lambda rows: [
+                r.update(status="failed", exit_code="1") for r in rows]), 2, "reason"),
+            ("incomplete_exit.csv", self.csv_variant(z, "incomplete_exit.csv", lambda rows: [
+                r.update(status="incomplete") for r in rows]), 2, "no exit code"),
+            ("oversubscribed.csv", self.csv_variant(z, "oversubscribed.csv", lambda rows: [
+                r.update(oversubscribed="1", ranks_per_core="0.50") for r in rows]), 2, "oversubscribed"),
+            ("hidden_2.csv", self.csv_variant(data("host_overlap.csv"), "hidden_2.csv", lambda rows: rows[0].update(
+                Hidden="2.00")), 2, "Hidden 2.0 is outside [0, 1]"),
+            ("no_status_column.csv", self.drop_column(z, "no_status_column.csv", "warnings"), 1, "warnings"),
+        ]
+        for name, path, line, word in cases:
+            e = self.read_error(path)
+            self.check(f"CSV reader rejects {name} at line {line}",
+                       e is not None and e.line == line and word in e.message, str(e))
+        for path, word in ((NOT_A_RESULT, "not a halo-bandwidth result"),
+                           (self.temp("other.csv", "a,b,c\n1,2,3\n"), "expected the CSV header row"),
+                           (self.temp("empty.json", ""), "empty"),
+                           (self.temp("array.json", "[1, 2]\n"), "expected the CSV header row")):
+            e = self.read_error(path)
+            self.check(f"{os.path.basename(path)} is no result at all (NotAResult, which plot skips)",
+                       isinstance(e, hr.NotAResult) and word in e.message, repr(e))
+        e = self.read_error(data("bad_truncated.json"))
+        self.check("a result file cut short is malformed, not NotAResult",
+                   e is not None and not isinstance(e, hr.NotAResult), repr(e))
+
+        cases = [
+            ("status_word.csv", self.csv_variant(z, "status_word.csv", lambda rows: rows[0].update(
+                status=" complete")), "status"),
+            ("noise_missing.csv", self.csv_variant(data("host_overlap.csv"), "noise_missing.csv",
+                                                   lambda rows: rows[0].update(Noise_us="")), "group overlap"),
+            ("noise_decimals.csv", self.csv_variant(data("host_overlap.csv"), "noise_decimals.csv",
+                                                    lambda rows: rows[0].update(Noise_us="1.25")), "Noise_us"),
+            ("per_core_decimals.csv", self.csv_variant(z, "per_core_decimals.csv", lambda rows: [
+                r.update(ranks_per_core="1.0") for r in rows]), "ranks_per_core"),
+            ("v2_header.csv", self.drop_column(z, "v2_header.csv", "Noise_us"), "header"),
+        ]
+        for name, path, word in cases:
+            problems = hr.csv_format_problems(path)
+            self.check(f"the exact check flags {name}", any(word in p for p in problems), problems)
 
     def drop_column(self, src, name, column):
         with open(src, newline="") as f:
@@ -903,7 +1304,7 @@ class Suite:
         return self.temp(name, out.getvalue())
 
     def format_checks(self):
-        """csv_format_problems: the exact format of a version-2 CSV file."""
+        """csv_format_problems: the exact format of a version-3 CSV file."""
         hr = self.hr
         with open(data("host_z.csv"), newline="") as fh:
             text = fh.read()

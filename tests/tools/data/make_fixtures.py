@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the schema_version 2 fixtures of tests/tools from the real benchmark.
+"""Regenerates the schema_version 3 fixtures of tests/tools from the real benchmark.
 
 usage: make_fixtures.py [--exe build/halo-bandwidth] [--mpiexec mpiexec]
 
@@ -8,18 +8,28 @@ pair is two runs with the same options, one per format; so that the pair holds t
 numbers (test_tools.py checks that both readers give the same rows), the CSV's measured
 numbers are then replaced by the JSON's, printed with the CSV's decimals exactly as the
 benchmark prints them. Everything else in the CSV (settings, whole numbers, Global,
-quoting, provenance) is as the benchmark wrote it. The bad_*.{csv,json} files are
-derived from the good ones by one deliberate fault each. The version-1 fixtures in v1/
-are kept as they were: they prove old files still read.
+quoting, provenance, status) is as the benchmark wrote it. The bad_*.{csv,json} files
+are derived from the good ones by one deliberate fault each.
+
+Runs that do not complete, as the benchmark leaves their files:
+  host_failed     --check finds a spoiled ghost cell in the second row (exit 1): status
+                  failed, the first row kept (HALOBW_TEST_HOOK_CORRUPT, _FROM_ROW)
+  host_incomplete the job killed from outside while the second row hangs (a rank that
+                  never sends, no watchdog): the checkpoint written after the first row,
+                  status incomplete
+not_a_result.json is a JSON document of another kind (as CMakePresets.json), which
+scripts/plot skips. The version-1 and version-2 fixtures in v1/ and v2/ are kept as they
+were: they prove old files still read.
 """
 import argparse
 import csv
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
-import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
@@ -46,17 +56,59 @@ FIXTURES = [
 ]
 
 
-def run(exe, mpiexec, ranks, options, fmt, out):
-    env = dict(os.environ)
+# name, ranks, options, fault hooks, the exit code the run ends with
+FAILED = ("host_failed", 2, ["--axis", "z", "--sizes", "16,32,48", "--check"],
+          {"HALOBW_TEST_HOOK_CORRUPT": "1", "HALOBW_TEST_HOOK_FROM_ROW": "2"}, 1)
+INCOMPLETE = ("host_incomplete", 2, ["--axis", "z", "--sizes", "16,32", "--timeout", "0"],
+              {"HALOBW_TEST_HOOK_SKIP_SENDS": "1", "HALOBW_TEST_HOOK_FROM_ROW": "2"})
+NOT_A_RESULT = """{
+  "version": 6,
+  "cmakeMinimumRequired": {"major": 3, "minor": 25, "patch": 0},
+  "configurePresets": [{"name": "host", "binaryDir": "${sourceDir}/build"}]
+}
+"""
+
+
+def command(exe, mpiexec, ranks, options, fmt, out):
+    return [mpiexec, "--oversubscribe", "-n", str(ranks), exe, *COMMON, *options, "--format", fmt,
+            "--output", os.path.basename(out), "--quiet"]
+
+
+def environment(hooks=None):
+    env = dict(os.environ, **(hooks or {}))
     if os.geteuid() == 0:
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    cmd = [mpiexec, "--oversubscribe", "-n", str(ranks), exe, *COMMON, *options, "--format", fmt,
-           "--output", os.path.basename(out), "--quiet"]
-    subprocess.run(cmd, check=True, env=env, cwd=os.path.dirname(out))
+    return env
+
+
+def run(exe, mpiexec, ranks, options, fmt, out, hooks=None, rc=0):
+    p = subprocess.run(command(exe, mpiexec, ranks, options, fmt, out), env=environment(hooks),
+                       cwd=os.path.dirname(out), capture_output=True, text=True)
+    if p.returncode != rc:
+        sys.exit(f"{out}: exit {p.returncode}, want {rc}\n{p.stderr}")
+
+
+def run_killed(exe, mpiexec, ranks, options, fmt, out, hooks):
+    """Starts a run that hangs in its second row, waits for the file its first row leaves, and
+    kills the job: the file is the checkpoint of a run still measuring."""
+    if os.path.exists(out):
+        os.remove(out)
+    p = subprocess.Popen(command(exe, mpiexec, ranks, options, fmt, out), env=environment(hooks),
+                         cwd=os.path.dirname(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    deadline = time.time() + 60
+    while not os.path.exists(out) and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)  # the second row is under way, and hangs
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    if not os.path.exists(out):
+        sys.exit(f"{out}: no checkpoint written within 60 s")
 
 
 def align(csv_path, json_path):
-    """Writes the JSON's numbers into the CSV, with the CSV's decimals."""
+    """Writes the JSON's numbers into the CSV, with the CSV's decimals (Hidden too: an empty
+    field where the JSON has null, no share)."""
     with open(json_path) as f:
         doc = json.load(f)
     with open(csv_path, newline="") as f:
@@ -68,6 +120,9 @@ def align(csv_path, json_path):
     out = [",".join(hr.csv_field(v) for v in header)]
     for fields, jrow in zip(rows, doc["rows"]):
         for i, name in enumerate(header):
+            if name == "Hidden" and name in jrow:
+                fields[i] = "" if jrow[name] is None else f"{jrow[name]:.{hr.DECIMALS[name]}f}"
+                continue
             if name not in hr.COLUMNS or fields[i] in ("", hr.NA):
                 continue
             if name in hr.INT_FIELDS or name == "Global":
@@ -129,15 +184,25 @@ def main():
             run(exe, args.mpiexec, ranks, options, fmt, os.path.join(HERE, f"{name}.{fmt}"))
         if formats == ("csv", "json"):
             align(os.path.join(HERE, f"{name}.csv"), os.path.join(HERE, f"{name}.json"))
+    name, ranks, options, hooks, rc = FAILED
+    for fmt in ("csv", "json"):
+        run(exe, args.mpiexec, ranks, options, fmt, os.path.join(HERE, f"{name}.{fmt}"), hooks, rc)
+    align(os.path.join(HERE, f"{name}.csv"), os.path.join(HERE, f"{name}.json"))
+    name, ranks, options, hooks = INCOMPLETE
+    for fmt in ("csv", "json"):
+        run_killed(exe, args.mpiexec, ranks, options, fmt, os.path.join(HERE, f"{name}.{fmt}"), hooks)
+    align(os.path.join(HERE, f"{name}.csv"), os.path.join(HERE, f"{name}.json"))
+    write("not_a_result.json", NOT_A_RESULT)
     # Two runs in one CSV file, as `cat host_z.csv host_uneven.csv` makes them.
     concat = "".join(open(os.path.join(HERE, n), newline="").read() for n in ("host_z.csv", "host_uneven.csv"))
     write("concat.csv", concat)
     derive_bad()
     for n in sorted(os.listdir(HERE)):
-        if n.endswith((".csv", ".json")) and not n.startswith("bad_"):
+        if n.endswith((".csv", ".json")) and not n.startswith(("bad_", "not_a_result")):
             f = hr.read(os.path.join(HERE, n))
             problems = hr.csv_format_problems(f.path) if f.kind == "csv" else []
-            print(f"{n}: version {f.version}, {len(f.rows)} rows" + (f"; {problems}" if problems else ""))
+            print(f"{n}: version {f.version}, {len(f.rows)} rows, {f.status['state']}"
+                  + (f"; {problems}" if problems else ""))
 
 
 if __name__ == "__main__":
