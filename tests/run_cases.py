@@ -548,6 +548,9 @@ def failed_documents(r, work):
                 problems.append(f"state {st['state']}, want {states}")
             if st["state"] == "failed" and (st["exit_code"] != code or not (st["reason"] or "").startswith(reason)):
                 problems.append(f"exit_code {st['exit_code']} reason {st['reason']!r}, want {code} {reason!r}...")
+            # The one-rank run crosses no ranks: the warning stays in the file, however the run ended.
+            if ranks == 1 and not any(w.startswith("nothing crossed ranks: ") for w in st["warnings"]):
+                problems.append(f"warnings {st['warnings']}: the nothing-crossed warning is lost")
             if [row.size for row in f.rows] != [16] or st["rows"] != 1:
                 problems.append(f"rows {[row.size for row in f.rows]}, status.rows {st['rows']}: want the one row N=16")
             if len(table) != 1 or not table[0].startswith("16 "):
@@ -614,6 +617,35 @@ def dev_full(r, work):
             print(f"ok   --format {fmt} --output /dev/full: exit 3, one line: {want}")
 
 
+def full_disk(r, work):
+    """A file system that fills up halfway through the rows: exit 3 and one line naming the file and
+    the OS error (not one per place that saw it), and the file holds the rows that fit, whole."""
+    mnt = os.path.join(work, "full")
+    os.makedirs(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12k", "tmpfs", mnt], capture_output=True).returncode:
+        print("skip a full disk: mounting a small tmpfs is not permitted here")
+        return
+    try:
+        r.cases += 1
+        path = os.path.join(mnt, "r.json")
+        rc, out, err = r.run(2, ["--axis", "z", "--sizes", ",".join(["8"] * 15), "--format", "json",
+                                 "--output", path, "--quiet"] + FAST)
+        want = f"halo-bandwidth: error: --output {path}: No space left on device"
+        problems = [] if rc == 3 and ours(err) == [want] else [f"exit {rc}, want 3; our lines {ours(err)}"]
+        try:
+            doc = reader(r).read(path)
+            if not doc.rows or len(doc.rows) >= 15 or doc.status["state"] != "incomplete":
+                problems.append(f"{len(doc.rows)} rows, state {doc.status['state']}")
+        except Exception as e:  # a cut-short file is the failure this guards against
+            problems.append(f"the file does not read: {e}")
+        if problems:
+            r.fail("a full disk halfway", "; ".join(problems) + "\n" + err)
+        else:
+            print(f"ok   a full disk halfway: exit 3, one line, the rows that fit kept whole")
+    finally:
+        subprocess.run(["umount", mnt], capture_output=True)
+
+
 def nothing_crossed(r, work):
     """The warning on stderr, the header note and the files' warnings exactly when no row has a
     remote byte; the rows and the exit code as ever."""
@@ -669,6 +701,7 @@ def results(r):
         survives(r, work)
         failed_documents(r, work)
         dev_full(r, work)
+        full_disk(r, work)
         nothing_crossed(r, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

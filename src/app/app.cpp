@@ -72,7 +72,9 @@ int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& head
     setup.output = &*output;
     setup.progress = &progress;
   }
-  Status failure = agree(comm, root ? output->begin(header, setup.groups) : Status{});
+  std::vector<std::string> warnings;
+  if (nothing) warnings.push_back("nothing crossed ranks: " + *nothing);
+  Status failure = agree(comm, root ? output->begin(header, setup.groups, warnings) : Status{});
   const LastWord last_word(comm.watchdog(), root ? &*output : nullptr);
   if (!failure) {
     try {
@@ -88,9 +90,10 @@ int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& head
   status.state = failure ? RunStatus::State::failed : RunStatus::State::complete;
   status.exit_code = failure ? exit_status(failure->code) : 0;
   if (failure) status.reason = failure->message;
-  if (nothing) status.warnings.push_back("nothing crossed ranks: " + *nothing);
   if (failure) print_failure(progress, *failure);
-  if (const Status written = output->finish(status)) {
+  // The first failed write ends the run as soon as it happens; it is not printed twice.
+  if (const Status written = output->finish(status);
+      written && (!failure || written->message != failure->message)) {
     print_failure(progress, *written);
     if (!failure) return exit_status(written->code);
   }

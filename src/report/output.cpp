@@ -121,10 +121,11 @@ Status Output::put(const std::string& text) {
   return error_;
 }
 
-Status Output::begin(const HeaderInfo& run, const Groups& groups) {
+Status Output::begin(const HeaderInfo& run, const Groups& groups, std::vector<std::string> warnings) {
   const std::lock_guard<std::timed_mutex> lock(mutex_);
   results_.header = run;
   results_.groups = groups;
+  results_.status.warnings = std::move(warnings);
   if (table_on_stdout_) put(format_header(run) + format_columns(groups));
   return error_;
 }
@@ -157,6 +158,7 @@ Status Output::row(const Row& row) {
 Status Output::finish_locked(RunStatus status) {
   if (finished_) return error_;
   finished_ = true;
+  status.warnings = std::move(results_.status.warnings);
   results_.status = std::move(status);
   if (table_on_stdout_ && results_.status.state == RunStatus::State::failed) {
     put(status_note(results_.status, results_.rows.size()) + "\n");

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "halobw/base/failure.hpp"
 #include "halobw/cli/settings.hpp"
@@ -35,10 +36,12 @@ class Output {
   // it is not a folder itself. Looks without touching anything.
   [[nodiscard]] static Status check_target(const std::string& path);
 
-  [[nodiscard]] Status begin(const HeaderInfo& run, const Groups& groups);
+  // The header and the columns; `warnings` go with the results however the run ends.
+  [[nodiscard]] Status begin(const HeaderInfo& run, const Groups& groups, std::vector<std::string> warnings);
   void note(const std::string& line);  // a '# ...' line of the table
   [[nodiscard]] Status row(const Row& row);
-  // How the run ended: the final documents. Returns the first write failure of the run.
+  // How the run ended (the warnings of begin() are kept): the final
+  // documents. Returns the first write failure of the run.
   [[nodiscard]] Status finish(RunStatus status);
   // The watchdog's thread, as the job is about to end: the final documents,
   // with the run failed for `reason`; best effort, never throws.
