@@ -14,6 +14,7 @@
 #include <string>
 
 #include "halobw/plan/layout.hpp"
+#include "halobw/platform/terminal.hpp"
 #include "halobw/report/output.hpp"
 #include "halobw/report/results.hpp"
 
@@ -220,6 +221,27 @@ TEST(Layout, NothingCrossesNamesTheFlagThatWould) {
   EXPECT_EQ(*nothing_crosses(o, ProcGrid({1, 1, 1}), 1, false),
             "on grid 1x1x1 the six faces wrap to the one rank; run on more ranks");
   EXPECT_FALSE(nothing_crosses(o, ProcGrid({1, 1, 2}), 2, true));
+}
+
+}  // namespace
+}  // namespace halobw
+
+namespace halobw {
+namespace {
+
+TEST(Output, TheProgressLineIsClearedBeforeAnyOtherLine) {
+  Progress progress(true);  // as on a terminal
+  Output out(Format::table, std::nullopt, false, &progress);
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  ASSERT_FALSE(out.begin(HeaderInfo{}, Groups{}, {}));
+  progress.show("size 1 of 1, N=16: 1 x 50 timed exchanges after 5 warm-up");
+  out.note("# hugepages N=16: ordinary pages");
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  const std::string text = ::testing::internal::GetCapturedStdout();
+  // The line shown, then erased ("\r" and erase-to-end) before the note reaches the terminal.
+  EXPECT_EQ(err, "\r\033[Ksize 1 of 1, N=16: 1 x 50 timed exchanges after 5 warm-up\r\033[K");
+  EXPECT_NE(text.find("\n# hugepages N=16: ordinary pages\n"), std::string::npos) << text;
 }
 
 }  // namespace
