@@ -7,6 +7,7 @@
 #include "halobw/cli/settings.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
+#include "halobw/plan/rank_map.hpp"
 #include "halobw/plan/routes.hpp"
 #include "halobw/plan/rows.hpp"
 
@@ -102,8 +103,9 @@ TEST(Faces, BoxesAreOwnedLayersAndOppositeGhosts) {
     EXPECT_EQ(piece_bytes(f), static_cast<std::uint64_t>(f.send_box.cells()) * 8);
     EXPECT_EQ(f.send_box.cells(), f.recv_box.cells());
     EXPECT_EQ(f.kind(), PieceKind::face);
-    EXPECT_EQ(f.send_peer, g.neighbour(5, a, side_of(f.dir)));
-    EXPECT_EQ(f.recv_peer, g.neighbour(5, a, -side_of(f.dir)));
+    const Offset3& d = offset_of(f.dir);
+    EXPECT_EQ(f.send_peer, g.neighbour_at(5, d, kAll));
+    EXPECT_EQ(f.recv_peer, g.neighbour_at(5, {-d[0], -d[1], -d[2]}, kAll));
   }
 }
 
@@ -344,4 +346,120 @@ TEST(Routes, PeersTagsLandingsAndTheWatchdogsWords) {
   // Aggregated: no field named.
   const std::vector<Route> one = plan_routes(p, make_message_table(p, SelfMode::copy));
   EXPECT_EQ(one[1].what_send, "rank 1 to take the face sent +z (send, tag 5)");
+}
+
+TEST(Walls, PiecesAtAWallAreNeitherSentNorFilled) {
+  // 16^3 on 1x1x2, all faces, z open: each rank has one z neighbour, on one side.
+  Shape s = cube(16, 1, kAll);
+  s.periodic = {true, true, false};
+  const ProcGrid g({1, 1, 2});
+  const RankPlan low = make_rank_plan(g, s, 0);
+  for (const Piece& p : low.pieces) {
+    const Offset3& d = offset_of(p.dir);
+    if (d[2] == -1) {  // towards the low wall: nothing to send; filled from rank 1 above
+      EXPECT_FALSE(p.sends());
+      EXPECT_EQ(p.recv_peer, 1);
+    } else if (d[2] == +1) {  // towards rank 1; its ghosts face the wall below: never filled
+      EXPECT_EQ(p.send_peer, 1);
+      EXPECT_FALSE(p.receives());
+    } else {
+      EXPECT_TRUE(p.self);  // x and y are periodic and undivided
+    }
+  }
+  EXPECT_EQ(low.counts.boundary_faces, 1);
+  EXPECT_EQ(low.counts.remote_faces, 1);
+  EXPECT_EQ(low.counts.self_faces, 4);
+  EXPECT_EQ(low.remote_bytes, 8u * 16 * 16);  // one face of 16x16 cells, h = 1
+  // One rank with every axis open: nothing wraps to itself, every face is at a wall.
+  Shape closed = cube(16, 1, kAll);
+  closed.periodic = {false, false, false};
+  const RankPlan alone = make_rank_plan(ProcGrid({1, 1, 1}), closed, 0);
+  EXPECT_EQ(alone.counts.boundary_faces, 6);
+  EXPECT_EQ(alone.counts.self_faces, 0);
+  EXPECT_EQ(alone.remote_bytes, 0u);
+  // Box stencil on 2x2x2, all open: a corner rank sends 7 of its 26 pieces (3 faces, 3 edges, 1 corner).
+  Shape box = cube(16, 1, kAll);
+  box.dirs = box_directions();
+  box.periodic = {false, false, false};
+  const RankPlan corner = make_rank_plan(ProcGrid({2, 2, 2}), box, 0);
+  int sent = 0;
+  for (const Piece& p : corner.pieces) sent += p.sends() ? 1 : 0;
+  EXPECT_EQ(sent, 7);
+  EXPECT_EQ(corner.counts.boundary_faces, 3);
+  EXPECT_EQ(corner.counts.remote_edges, 3);
+  EXPECT_EQ(corner.counts.remote_corners, 1);
+  // The row: ranks send different amounts only where the walls make them; here every rank is a corner.
+  const RowSummary r = summarize(ProcGrid({2, 2, 2}), box, {});
+  EXPECT_EQ(r.send_min, r.send_max);
+  EXPECT_EQ(r.most.boundary_faces, 3);
+}
+
+TEST(Placement, TheMostCompactSubBlockPerNode) {
+  EXPECT_EQ(node_block({4, 4, 4}, 8), (Dims3{2, 2, 2}));
+  EXPECT_EQ(node_block({3, 2, 2}, 4), (Dims3{1, 2, 2}));  // 2 does not divide 3
+  EXPECT_EQ(node_block({2, 2, 2}, 4), (Dims3{1, 2, 2}));  // equal surfaces: the longest along z, then y
+  EXPECT_EQ(node_block({1, 1, 8}, 2), (Dims3{1, 1, 2}));
+  EXPECT_FALSE(node_block({3, 3, 1}, 2).has_value());  // 2 ranks tile no 3x3x1
+}
+
+// 12 ranks as 3 nodes of 4 on 3x2x2, bricks 4x4x4, the six faces (128 B each).
+// Counted by hand: in rank order, rank 4 at (1,1,0) on node 1 sends -x to
+// rank 3 (node 0), both y faces to rank 1 (node 0) and both z faces to rank 10
+// (node 2): 5 faces, 640 B; node 1's four ranks send 640 each. With a 1x2x2
+// block per node, only the two x faces of every rank leave its node.
+TEST(Placement, OffNodeBytesOfTwelveRanksOnThreeNodes) {
+  Options o;
+  o.sizes = {{12, 8, 8}};
+  o.all_faces = true;
+  o.axes = kAll;
+  const ProcGrid g({3, 2, 2});
+  const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
+  const RowPlan linear = plan_rows(o, g, 4, nodes).front();
+  EXPECT_EQ(linear.mine.offnode_bytes, 640u);
+  EXPECT_EQ(linear.mine.counts.offnode_faces, 5);
+  EXPECT_EQ(linear.all.offnode_max, 640u);
+  EXPECT_EQ(linear.all.node_out_max, 4u * 640);
+  EXPECT_EQ(linear.all.send_max, 6u * 128);
+  const RankMap map = nodes_placement(g.dims(), nodes);
+  ASSERT_EQ(map.used, RankPlacement::nodes);
+  EXPECT_EQ(map.node_grid, (Dims3{3, 1, 1}));
+  EXPECT_EQ(map.per_node, (Dims3{1, 2, 2}));
+  const ProcGrid on_nodes = placed(g, map);
+  for (int r = 0; r < 12; ++r) EXPECT_EQ(on_nodes.coords(r)[0], nodes[static_cast<std::size_t>(r)]);
+  const RowPlan compact = plan_rows(o, on_nodes, 4, nodes).front();
+  EXPECT_EQ(compact.all.offnode_max, 2u * 128);
+  EXPECT_EQ(compact.all.node_out_max, 4u * 2 * 128);
+  EXPECT_EQ(compact.all.send_max, linear.all.send_max);  // the same bytes, fewer of them off-node
+}
+
+// 8 ranks as 2 nodes of 4 on 2x2x2, N = 16 (bricks 8x8x8, faces 512 B): in
+// rank order node 0 holds the z = 0 layer, and every rank's two z faces leave
+// the node; the compact placement gives each node an x half, and the two x
+// faces leave it instead: the same bytes either way.
+TEST(Placement, OffNodeBytesOfEightRanksOnTwoNodes) {
+  Options o;
+  o.sizes = {{16, 16, 16}};
+  o.all_faces = true;
+  o.axes = kAll;
+  const ProcGrid g({2, 2, 2});
+  const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1};
+  for (const ProcGrid& grid : {g, placed(g, nodes_placement(g.dims(), nodes))}) {
+    const RowPlan row = plan_rows(o, grid, 0, nodes).front();
+    EXPECT_EQ(row.all.offnode_max, 2u * 512);
+    EXPECT_EQ(row.all.node_out_max, 4u * 2 * 512);
+    EXPECT_EQ(row.mine.counts.offnode_faces, 2);
+  }
+}
+
+TEST(Placement, FallsBackToRankOrderAndSaysWhy) {
+  const RankMap uneven = nodes_placement({2, 2, 2}, {0, 0, 0, 1, 1, 1, 1, 1});
+  EXPECT_EQ(uneven.asked, RankPlacement::nodes);
+  EXPECT_EQ(uneven.used, RankPlacement::linear);
+  EXPECT_TRUE(uneven.cell_of_rank.empty());
+  EXPECT_NE(uneven.note.find("different numbers of ranks"), std::string::npos) << uneven.note;
+  const RankMap untiled = nodes_placement({3, 3, 1}, {0, 0, 1, 1, 2, 2, 3, 3, 4});
+  EXPECT_EQ(untiled.used, RankPlacement::linear);
+  const RankMap odd = nodes_placement({3, 1, 1}, {0, 0, 0});  // one node: its block is the grid
+  EXPECT_EQ(odd.used, RankPlacement::nodes);
+  EXPECT_EQ(odd.per_node, (Dims3{3, 1, 1}));
 }

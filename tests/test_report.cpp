@@ -146,7 +146,7 @@ TEST(Columns, OneTableForEveryFormat) {
   // The CSV header: the settings, every column in the table's order, then the provenance.
   const std::string header = csv_header();
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
-  EXPECT_NE(header.find(",rma_sync,N,L,Global,H,Send_B,Time_us,"), std::string::npos) << header;
+  EXPECT_NE(header.find(",rma_sync,N,L,Local,Global,H,Send_B,Time_us,"), std::string::npos) << header;
   EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment,"
                         "status,exit_code,reason,warnings\n"),
             std::string::npos)
@@ -172,7 +172,10 @@ TEST(Columns, OneTableForEveryFormat) {
   r.header.command_line = {"halo-bandwidth", "--sizes", "16,32"};
   // Unmeasured groups stay empty; Send_min_B, Global and H are in every row; a comma is quoted.
   const std::string plain = csv_row(r, row);
-  EXPECT_NE(plain.find(",16,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,,,4096,,,"), std::string::npos) << plain;
+  // N, L and Local; Global; H; Send_B Time_us Uni Duplex; Remote Self OffNode Boundary faces; OffNode_B,
+  // NodeOut_B; the box counts empty; Send_min_B.
+  EXPECT_NE(plain.find(",16,,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,0,0,0,,,4096,,,"), std::string::npos)
+      << plain;
   EXPECT_NE(plain.find(",\"halo-bandwidth --sizes 16,32\","), std::string::npos) << plain;
   EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 1);
   const std::string json = json_row(row, Groups{});
@@ -188,7 +191,7 @@ TEST(Columns, OneTableForEveryFormat) {
   EXPECT_NE(with.find("\"Peer_GBps\":null"), std::string::npos) << with;
   EXPECT_EQ(with.find("Copy_GBps"), std::string::npos) << with;  // not measured: absent
   // --local: L and Global in the table, not N.
-  const Groups local = Groups().set(Group::cube, false).add(Group::local);
+  const Groups local = Groups().set(Group::cube, false).add(Group::local).add(Group::global_box);
   EXPECT_EQ(format_columns(local).rfind("# L Global Send_B Time_us", 0), 0u) << format_columns(local);
   EXPECT_EQ(format_row(row, local).rfind("16 16x16x16 4096 2.0", 0), 0u) << format_row(row, local);
   // Every column has a unit, a meaning and decimals that fit its kind.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -14,7 +15,9 @@
 #include "halobw/exchange/faults.hpp"
 #include "halobw/exchange/transport.hpp"
 #include "halobw/plan/layout.hpp"
+#include "halobw/plan/rank_map.hpp"
 #include "halobw/plan/rows.hpp"
+#include "halobw/platform/cart.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/launcher.hpp"
 #include "halobw/platform/terminal.hpp"
@@ -62,7 +65,7 @@ class LastWord {
 // The rows measured and reported, and how the run ended: on stderr (rank 0's
 // one line) and in the results. Collective; the exit code.
 int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& header,
-                       const std::optional<std::string>& nothing) {
+                       const std::vector<std::string>& warnings) {
   const Options& opt = *setup.options;
   const bool root = comm.rank() == 0;
   Progress progress(root && stderr_is_terminal());
@@ -72,8 +75,6 @@ int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& head
     setup.output = &*output;
     setup.progress = &progress;
   }
-  std::vector<std::string> warnings;
-  if (nothing) warnings.push_back("nothing crossed ranks: " + *nothing);
   Status failure = agree(comm, root ? output->begin(header, setup.groups, warnings) : Status{});
   const LastWord last_word(comm.watchdog(), root ? &*output : nullptr);
   if (!failure) {
@@ -98,7 +99,7 @@ int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& head
     if (!failure) return exit_status(written->code);
   }
   if (failure) return exit_status(failure->code);
-  if (nothing) std::fprintf(stderr, "halo-bandwidth: warning: nothing crossed ranks: %s\n", nothing->c_str());
+  for (const std::string& w : warnings) std::fprintf(stderr, "halo-bandwidth: warning: %s\n", w.c_str());
   return 0;
 }
 
@@ -132,40 +133,79 @@ Expected<Devices> choose_devices(const Comm& comm, const Options& opt, const Nod
   return d;
 }
 
-// From the host names to the exit code: the rows planned once, the device,
-// the transport, the memory preflight, the header, then the rows measured.
-// Collective.
+// Where the job runs and what it exchanges: the hosts, the nodes
+// (MPI_Comm_split_type), the placement of the ranks on the grid, and every
+// row planned once on that grid. Collective.
+struct JobPlan {
+  std::vector<std::string> hosts;
+  std::vector<int> node_of_rank;
+  NodeRank node;
+  RankMap map;
+  ProcGrid grid{{1, 1, 1}};
+  std::vector<RowPlan> rows;
+};
+JobPlan plan_job(const Comm& comm, const Options& opt, const ProcGrid& grid) {
+  JobPlan j;
+  j.hosts = gather_hostnames(comm);
+  j.node_of_rank = node_of_ranks(comm);
+  j.node = node_rank(comm);
+  switch (opt.placements.front()) {
+    case RankPlacement::linear:
+      break;
+    case RankPlacement::nodes:
+      j.map = nodes_placement(grid.dims(), j.node_of_rank);
+      break;
+    case RankPlacement::cart:
+      j.map = cart_placement(comm, grid.dims(), opt.periodic);
+      break;
+  }
+  j.grid = placed(grid, j.map);
+  j.rows = plan_rows(opt, j.grid, comm.rank(), j.node_of_rank);
+  return j;
+}
+
+// What rank 0 says on stderr after the rows, and the files keep: a placement
+// that fell back, and that nothing crossed ranks.
+std::vector<std::string> warnings_of(const JobPlan& job, const std::optional<std::string>& nothing) {
+  std::vector<std::string> w;
+  if (job.map.asked != job.map.used) w.push_back(job.map.note);
+  if (nothing) w.push_back("nothing crossed ranks: " + *nothing);
+  return w;
+}
+
+// From the plan to the exit code: the device, the transport, the memory
+// preflight, the header, then the rows measured. Collective.
 int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
                    const std::vector<std::string>& args, const EnvLookup& env, int thread_level) {
-  const std::vector<std::string> hosts = gather_hostnames(comm);
-  const NodeRank node = node_rank(comm);
-  const std::vector<RowPlan> rows = plan_rows(opt, grid, comm.rank(), node_ids(hosts));
-  const Expected<Devices> devices = choose_devices(comm, opt, node, env);
+  const JobPlan job = plan_job(comm, opt, grid);
+  const Expected<Devices> devices = choose_devices(comm, opt, job.node, env);
   if (!devices) return stop(comm, devices.failure());
   const KokkosSession kokkos(devices->dev.device_id);
   std::string memory_summary;
   const PreflightInput preflight{opt,
-                                 rows,
+                                 job.rows,
                                  devices->tc.transport,
-                                 node,
+                                 job.node,
                                  devices->dev.visible,
-                                 hosts[static_cast<std::size_t>(comm.rank())]};
+                                 job.hosts[static_cast<std::size_t>(comm.rank())]};
   if (const Status v = memory_preflight(comm, preflight, memory_summary)) return stop(comm, *v);
   RunSetup setup;
   setup.options = &opt;
-  setup.rows = &rows;
-  setup.hosts = hosts;
+  setup.rows = &job.rows;
+  setup.hosts = job.hosts;
   setup.transport = devices->tc.transport;
   setup.faults = FaultPlan::from_environment(env);
-  const RowFacts facts = row_facts(rows);
-  setup.groups = groups_of(opt, facts);
-  const HeaderSources sources{opt,          grid,  hosts,       devices->dev, devices->tc, devices->aware,
-                              setup.groups, facts, thread_level};
+  const RowFacts facts = row_facts(job.rows);
+  const int nodes = 1 + *std::max_element(job.node_of_rank.begin(), job.node_of_rank.end());
+  setup.groups = groups_of(opt, facts, nodes);
+  const HeaderSources sources{opt,          job.grid, job.hosts, devices->dev, devices->tc, devices->aware,
+                              setup.groups, facts,    job.map,   nodes,        thread_level};
   HeaderInfo header = make_header(comm, sources, env);
   header.notes.push_back(memory_summary);
   add_node_cores(comm, header);
   add_provenance(header, args, env, thread_level);
-  return measure_and_report(comm, setup, header, nothing_crosses(opt, grid, comm.size(), facts.any_remote));
+  return measure_and_report(comm, setup, header,
+                            warnings_of(job, nothing_crosses(opt, grid, comm.size(), facts.any_remote)));
 }
 
 // Each rank parsed its own command line and environment: they must describe one run. Collective.

@@ -74,6 +74,20 @@ std::string overlap_note(const Options& opt) {
       what, where, how);
 }
 
+// Which axes wrap around and which have walls (--periodic).
+std::string walls_note(const AxisSet& periodic) {
+  std::string wrap;
+  std::string open;
+  for (int a = 0; a < 3; ++a) {
+    std::string& to = periodic[static_cast<std::size_t>(a)] ? wrap : open;
+    to += std::string(to.empty() ? "" : ",") + "xyz"[a];
+  }
+  return fmt::format(
+      "periodic {}; walls along {}: the pieces at a wall are neither sent nor filled, their "
+      "ghost cells keep their values (BoundaryFaces counts them)",
+      wrap.empty() ? "none" : wrap, open);
+}
+
 // The notes on what the run measures besides the exchange.
 void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
   const Options& opt = src.opt;
@@ -135,6 +149,8 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
   if (const auto none = nothing_crosses(opt, src.grid, ranks, src.facts.any_remote)) {
     h.notes.push_back("nothing crosses ranks, Send_B is 0: " + *none);
   }
+  if (!src.map.note.empty()) h.notes.push_back(src.map.note);
+  if (!opt.periodic[0] || !opt.periodic[1] || !opt.periodic[2]) h.notes.push_back(walls_note(opt.periodic));
 }
 
 }  // namespace
@@ -152,7 +168,9 @@ HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLook
   run.commit = HALOBW_GIT_COMMIT;
   run.device = src.dev.name;
   run.ranks = comm.size();
-  run.nodes = static_cast<int>(std::set<std::string>(src.hosts.begin(), src.hosts.end()).size());
+  run.nodes = src.nodes;
+  run.placement = src.map.used;
+  run.node_grid = src.map.node_grid;
   run.grid = src.grid.dims();
   run.transport = src.tc.transport;
   run.gpu_aware = src.tc.gpu_aware;
@@ -168,7 +186,8 @@ HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLook
   return h;
 }
 
-Groups groups_of(const Options& opt, const RowFacts& facts) {
+Groups groups_of(const Options& opt, const RowFacts& facts, int nodes) {
+  const bool walls = !opt.periodic[0] || !opt.periodic[1] || !opt.periodic[2];
   Groups g;
   g.set(Group::send_min, facts.uneven)
       .set(Group::spread, opt.repeats > 1)
@@ -176,9 +195,13 @@ Groups groups_of(const Options& opt, const RowFacts& facts) {
       .set(Group::limit, opt.limit)
       .set(Group::overlap, opt.overlap)
       .set(Group::box, opt.stencil == StencilKind::box)
-      .set(Group::cube, !opt.local)
-      .set(Group::local, opt.local)
+      .set(Group::cube, !opt.local && facts.all_cubes)
+      .set(Group::local, opt.local && facts.all_cubes)
+      .set(Group::local_extents, opt.local && !facts.all_cubes)
+      .set(Group::global_box, opt.local || !facts.all_cubes)
       .set(Group::sweep, opt.halos.size() > 1)
+      .set(Group::walls, walls)
+      .set(Group::off_node, nodes > 1)
       .set(Group::hugepages, opt.backend == Backend::host &&
                                  host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
   return g;

@@ -8,7 +8,18 @@
 namespace halobw {
 
 ProcGrid choose_grid(const Options& opt, int nranks) {
-  return opt.grid ? ProcGrid(*opt.grid) : auto_grid(nranks);
+  if (opt.grid) return ProcGrid(*opt.grid);
+  // Per-rank bricks (--local) have the same faces on every grid: the cube's rule decides.
+  Index3 box{1, 1, 1};
+  auto cells = [](const Index3& b) {
+    return static_cast<double>(b[0]) * static_cast<double>(b[1]) * static_cast<double>(b[2]);
+  };
+  if (!opt.local) {
+    for (const Index3& s : opt.sizes) {
+      if (cells(s) > cells(box)) box = s;  // the largest row's box
+    }
+  }
+  return auto_grid(nranks, box);
 }
 
 std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
@@ -32,6 +43,7 @@ Shape shape_of(const Options& opt, const RowSpec& row) {
   s.halo = row.halo;
   s.dirs = opt.stencil == StencilKind::box ? box_directions() : star_directions(opt.axes);
   s.fields = opt.fields;
+  s.periodic = opt.periodic;
   return s;
 }
 

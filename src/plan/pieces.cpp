@@ -61,13 +61,25 @@ void set_range(Box& send, Box& recv, int axis, int d, std::int64_t n, std::int64
   }
 }
 
-int neighbour_at(const ProcGrid& grid, int rank, const Offset3& d) {
-  Dims3 c = grid.coords(rank);
-  for (int a = 0; a < 3; ++a) {
-    const int g = grid.dim(a);
-    c[a] = ((c[a] + d[a]) % g + g) % g;
+// Counts the piece into its rank's plan: the bytes it sends and its class.
+void count_piece(const Piece& piece, int fields, RankPlan& p) {
+  PieceCounts& c = p.counts;
+  const PieceKind kind = piece.kind();
+  if (!piece.sends()) {
+    c.boundary_faces += kind == PieceKind::face;
+    return;
   }
-  return grid.rank_of(c);
+  if (piece.self) {
+    c.self_faces += kind == PieceKind::face;
+    return;
+  }
+  const std::uint64_t bytes = piece_bytes(piece) * static_cast<std::uint64_t>(fields);
+  p.remote_bytes += bytes;
+  p.offnode_bytes += piece.off_node ? bytes : 0;
+  c.remote_faces += kind == PieceKind::face;
+  c.offnode_faces += kind == PieceKind::face && piece.off_node;
+  c.remote_edges += kind == PieceKind::edge;
+  c.remote_corners += kind == PieceKind::corner;
 }
 
 }  // namespace
@@ -136,28 +148,17 @@ RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
   p.brick = brick_of(grid, shape.global, rank);
   const std::int64_t h = shape.halo;
   for (int a = 0; a < 3; ++a) p.padded[a] = p.brick.extent[a] + 2 * h;
+  auto node = [&](int r) { return node_of_rank.empty() ? 0 : node_of_rank[static_cast<std::size_t>(r)]; };
   for (const int dir : shape.dirs) {
     const Offset3& d = offset_of(dir);
     Piece piece;
     piece.dir = dir;
-    piece.send_peer = neighbour_at(grid, rank, d);
-    piece.recv_peer = neighbour_at(grid, rank, {-d[0], -d[1], -d[2]});
+    piece.send_peer = grid.neighbour_at(rank, d, shape.periodic);
+    piece.recv_peer = grid.neighbour_at(rank, {-d[0], -d[1], -d[2]}, shape.periodic);
     piece.self = piece.send_peer == rank;
-    piece.off_node = !piece.self && !node_of_rank.empty() &&
-                     node_of_rank[static_cast<std::size_t>(piece.send_peer)] !=
-                         node_of_rank[static_cast<std::size_t>(rank)];
+    piece.off_node = piece.sends() && !piece.self && node(piece.send_peer) != node(rank);
     for (int a = 0; a < 3; ++a) set_range(piece.send_box, piece.recv_box, a, d[a], p.brick.extent[a], h);
-    PieceCounts& c = p.counts;
-    const PieceKind kind = piece.kind();
-    if (!piece.self) {
-      p.remote_bytes += piece_bytes(piece) * static_cast<std::uint64_t>(shape.fields);
-      c.remote_faces += kind == PieceKind::face;
-      c.offnode_faces += kind == PieceKind::face && piece.off_node;
-      c.remote_edges += kind == PieceKind::edge;
-      c.remote_corners += kind == PieceKind::corner;
-    } else {
-      c.self_faces += kind == PieceKind::face;
-    }
+    count_piece(piece, shape.fields, p);
     p.pieces.push_back(piece);
   }
   return p;

@@ -5,19 +5,40 @@
 
 namespace halobw {
 
+namespace {
+
+void most_of(PieceCounts& m, const PieceCounts& c) {
+  m.remote_faces = std::max(m.remote_faces, c.remote_faces);
+  m.self_faces = std::max(m.self_faces, c.self_faces);
+  m.offnode_faces = std::max(m.offnode_faces, c.offnode_faces);
+  m.boundary_faces = std::max(m.boundary_faces, c.boundary_faces);
+  m.remote_edges = std::max(m.remote_edges, c.remote_edges);
+  m.remote_corners = std::max(m.remote_corners, c.remote_corners);
+}
+
+}  // namespace
+
 RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector<int>& node_of_rank) {
   RowSummary s;
+  std::vector<std::uint64_t> node_out;
   for (int rank = 0; rank < grid.size(); ++rank) {
     const RankPlan p = make_rank_plan(grid, shape, rank, node_of_rank);
     s.send_min = rank == 0 ? p.remote_bytes : std::min(s.send_min, p.remote_bytes);
     s.send_max = std::max(s.send_max, p.remote_bytes);
-    PieceCounts& m = s.most;
-    m.remote_faces = std::max(m.remote_faces, p.counts.remote_faces);
-    m.self_faces = std::max(m.self_faces, p.counts.self_faces);
-    m.offnode_faces = std::max(m.offnode_faces, p.counts.offnode_faces);
-    m.remote_edges = std::max(m.remote_edges, p.counts.remote_edges);
-    m.remote_corners = std::max(m.remote_corners, p.counts.remote_corners);
+    s.offnode_max = std::max(s.offnode_max, p.offnode_bytes);
+    most_of(s.most, p.counts);
+    for (int a = 0; a < 3; ++a) {
+      const std::int64_t e = p.brick.extent[static_cast<std::size_t>(a)];
+      s.brick_min[static_cast<std::size_t>(a)] =
+          rank == 0 ? e : std::min(s.brick_min[static_cast<std::size_t>(a)], e);
+      s.brick_max[static_cast<std::size_t>(a)] = std::max(s.brick_max[static_cast<std::size_t>(a)], e);
+    }
+    const std::size_t node =
+        node_of_rank.empty() ? 0 : static_cast<std::size_t>(node_of_rank[static_cast<std::size_t>(rank)]);
+    if (node >= node_out.size()) node_out.resize(node + 1, 0);
+    node_out[node] += p.offnode_bytes;
   }
+  for (const std::uint64_t b : node_out) s.node_out_max = std::max(s.node_out_max, b);
   return s;
 }
 
@@ -44,6 +65,7 @@ RowFacts row_facts(const std::vector<RowPlan>& rows) {
   for (const RowPlan& r : rows) {
     f.uneven = f.uneven || r.all.send_min != r.all.send_max;
     f.any_remote = f.any_remote || r.all.send_max > 0;
+    f.all_cubes = f.all_cubes && r.spec.cube() > 0;
   }
   return f;
 }

@@ -224,6 +224,30 @@ std::uint64_t sum_over_node(const Comm& comm, std::uint64_t value) {
   return sum;
 }
 
+std::vector<int> node_of_ranks(const Comm& comm) {
+  const Comm node = node_comm(comm);
+  int first = comm.rank();  // the node's lowest rank names it
+  {
+    const auto armed = comm.guard("MPI_Allreduce");
+    const int mine = comm.rank();
+    check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, node.get()), "MPI_Allreduce");
+  }
+  std::vector<int> firsts(static_cast<std::size_t>(comm.size()));
+  {
+    const auto armed = comm.guard("MPI_Allgather");
+    check_mpi(MPI_Allgather(&first, 1, MPI_INT, firsts.data(), 1, MPI_INT, comm.get()), "MPI_Allgather");
+  }
+  std::vector<int> number(static_cast<std::size_t>(comm.size()), -1);  // by first rank
+  std::vector<int> ids;
+  int next = 0;
+  for (const int f : firsts) {
+    int& n = number[static_cast<std::size_t>(f)];
+    if (n < 0) n = next++;
+    ids.push_back(n);
+  }
+  return ids;
+}
+
 std::string mpi_library_version() {
   std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> text{};
   int len = 0;

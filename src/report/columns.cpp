@@ -19,11 +19,16 @@ Cell phase(const Row& r, double Phases::*member) {
 }
 
 const std::vector<Column> kColumns{
-    {"N", "cells", kWhole, Group::cube, false, true, false, "global cube side (--sizes)",
-     [](const Row& r) { return whole(r.n); }},
-    {"L", "cells", kWhole, Group::local, false, true, false, "per-rank cube side (--local)",
-     [](const Row& r) { return whole(r.n); }},
-    {"Global", "cells", kText, Group::local, false, true, true, "the global box, GXxGYxGZ cells",
+    {"N", "cells", kWhole, Group::cube, false, true, false,
+     "global cube side (--sizes); absent for a box of extents",
+     [](const Row& r) { return r.n > 0 ? whole(r.n) : Cell{}; }},
+    {"L", "cells", kWhole, Group::local, false, true, false,
+     "per-rank cube side (--local); absent for a brick of extents",
+     [](const Row& r) { return r.n > 0 ? whole(r.n) : Cell{}; }},
+    {"Local", "cells", kText, Group::local_extents, false, true, false,
+     "the brick of each rank, LXxLYxLZ cells (--local with extents)",
+     [](const Row& r) { return Cell::of(dims_string(r.size)); }},
+    {"Global", "cells", kText, Group::global_box, false, true, true, "the global box, GXxGYxGZ cells",
      [](const Row& r) { return Cell::of(dims_string(r.global)); }},
     {"H", "cells", kWhole, Group::sweep, false, true, true, "the row's halo width",
      [](const Row& r) { return whole(r.halo); }},
@@ -44,6 +49,16 @@ const std::vector<Column> kColumns{
     {"OffNodeFaces", "count", kWhole, Group::standard, false, true, false,
      "the most remote faces to another node on any rank",
      [](const Row& r) { return whole(r.counts.offnode_faces); }},
+    {"BoundaryFaces", "count", kWhole, Group::walls, false, true, true,
+     "the most faces on any rank that lie on a wall (an open axis, --periodic): neither sent nor filled",
+     [](const Row& r) { return whole(r.counts.boundary_faces); }},
+    {"OffNode_B", "bytes", kWhole, Group::off_node, false, true, true,
+     "the most bytes any rank sends to ranks on other nodes in one exchange (faces, edges, corners, all "
+     "fields)",
+     [](const Row& r) { return whole(r.offnode_max); }},
+    {"NodeOut_B", "bytes", kWhole, Group::off_node, false, false, true,
+     "the most bytes the ranks of one node together send to other nodes in one exchange",
+     [](const Row& r) { return whole(r.node_out_max); }},
     {"RemoteEdges", "count", kWhole, Group::box, false, true, false,
      "the most remote edges on any rank (--stencil box)",
      [](const Row& r) { return whole(r.counts.remote_edges); }},
@@ -139,6 +154,14 @@ const char* group_name(Group g) {
       return "cube";
     case Group::local:
       return "local";
+    case Group::local_extents:
+      return "local_extents";
+    case Group::global_box:
+      return "global_box";
+    case Group::walls:
+      return "walls";
+    case Group::off_node:
+      return "off_node";
     case Group::sweep:
       return "sweep";
     case Group::send_min:

@@ -136,6 +136,9 @@ HugeFigures reduce_huge(const Comm& comm, std::uint64_t field_bytes, std::uint64
 Row row_of(const RowPlan& plan) {
   Row row;
   row.n = plan.spec.cube();
+  row.size = plan.spec.size;
+  row.offnode_max = plan.all.offnode_max;
+  row.node_out_max = plan.all.node_out_max;
   row.global = plan.spec.global;
   row.halo = plan.spec.halo;
   row.send_min = plan.all.send_min;

@@ -10,6 +10,13 @@ using Type = Setting::Type;
 using H = Setting::Header;
 
 const Options& opt(const RunInfo& r) { return r.options; }
+
+// "xyz", "xz", "none": the axes that wrap around.
+std::string periodic_text(const AxisSet& p) {
+  std::string s;
+  for (int a = 0; a < 3; ++a) s += p[static_cast<std::size_t>(a)] ? std::string(1, "xyz"[a]) : std::string();
+  return s.empty() ? "none" : s;
+}
 SettingValue word(std::string s) { return s; }
 SettingValue whole(std::int64_t v) { return v; }
 
@@ -24,6 +31,12 @@ const std::vector<Setting> kSettings{
     {"oversubscribed", Type::flag, [](const RunInfo& r) { return whole(r.oversubscribed); }},
     {"ranks_per_core", Type::number, [](const RunInfo& r) { return SettingValue(r.ranks_per_core); }},
     {"grid", Type::grid, [](const RunInfo& r) { return SettingValue(r.grid); }, true, H{3}},
+    {"periodic", Type::text, [](const RunInfo& r) { return word(periodic_text(opt(r).periodic)); }},
+    {"placement", Type::text, [](const RunInfo& r) { return word(to_string(r.placement)); }},
+    {"node_grid", Type::text,
+     [](const RunInfo& r) {
+       return word(r.placement == RankPlacement::nodes ? dims_string(r.node_grid) : std::string("-"));
+     }},
     {"grid_source", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).grid_source)); }, true,
      H{8}},
     {"directions", Type::text, [](const RunInfo& r) { return word(opt(r).directions()); }, true, H{3}},

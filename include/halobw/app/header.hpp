@@ -10,6 +10,7 @@
 #include "halobw/cli/options.hpp"
 #include "halobw/exchange/transport.hpp"
 #include "halobw/plan/grid.hpp"
+#include "halobw/plan/rank_map.hpp"
 #include "halobw/plan/rows.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/mpi.hpp"
@@ -31,13 +32,15 @@ struct HeaderSources {
   GpuAwareness aware;
   Groups groups;
   RowFacts facts;
+  RankMap map;       // the placement of the ranks on the grid
+  int nodes;         // as MPI_Comm_split_type groups the ranks
   int thread_level;  // what MPI_Init_thread granted
 };
 // Collective (the device of every rank).
 [[nodiscard]] HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLookup& env);
 
 // The column groups a run's table shows, fixed before the first row.
-[[nodiscard]] Groups groups_of(const Options& opt, const RowFacts& facts);
+[[nodiscard]] Groups groups_of(const Options& opt, const RowFacts& facts, int nodes);
 
 // Each node's ranks against its cores, and the note when some node is
 // oversubscribed. Collective.

@@ -1,38 +1,49 @@
-// The process grid: automatic factorisation, rank <-> coordinates, periodic
-// neighbours and the local brick of each rank (remainders included).
+// The process grid: automatic factorisation, rank <-> coordinates (rank
+// order, or a placement's map: plan/rank_map.hpp), neighbours and the local
+// brick of each rank (remainders included).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "halobw/base/box.hpp"
 
 namespace halobw {
 
+// A rank that is not there: the neighbour across an open boundary.
+constexpr int kNoRank = -1;
+
 class ProcGrid {
  public:
-  explicit ProcGrid(Dims3 dims);
+  // Cells numbered x fastest, cell = cx + gx * (cy + gy * cz); rank r holds
+  // cell r, or cell_of_rank[r] where a placement gives a map.
+  explicit ProcGrid(Dims3 dims, std::vector<int> cell_of_rank = {});
 
   [[nodiscard]] const Dims3& dims() const { return dims_; }
   [[nodiscard]] int dim(int axis) const { return dims_[axis]; }
   [[nodiscard]] int size() const { return dims_[0] * dims_[1] * dims_[2]; }
-  // Ranks are numbered x fastest: rank = cx + gx * (cy + gy * cz).
   [[nodiscard]] Dims3 coords(int rank) const;
   [[nodiscard]] int rank_of(const Dims3& c) const;
-  // Periodic neighbour of `rank` one step along `axis` towards `side` (-1 or +1).
-  [[nodiscard]] int neighbour(int rank, int axis, int side) const;
+  // The neighbour of `rank` at offset `d`: across a periodic axis it wraps,
+  // across an open one it is kNoRank.
+  [[nodiscard]] int neighbour_at(int rank, const std::array<int, 3>& d, const AxisSet& periodic) const;
+  // Whether ranks hold their cells in rank order (no placement map).
+  [[nodiscard]] bool in_rank_order() const { return cell_of_rank_.empty(); }
   // "GXxGYxGZ", as printed in the header.
   [[nodiscard]] std::string str() const;
 
  private:
   Dims3 dims_;
+  std::vector<int> cell_of_rank_;  // empty: rank order
+  std::vector<int> rank_of_cell_;
 };
 
-// Among gx*gy*gz = nranks, the least face area per brick of a cube
-// (N^2 (gx+gy+gz)/nranks, so the least gx+gy+gz); ties go to the smallest gx,
-// then the smallest gy, so z gets the most cuts.
-[[nodiscard]] ProcGrid auto_grid(int nranks);
+// Among gx*gy*gz = nranks, the least face area per brick of the box `box`
+// (NX/gx*NY/gy + NY/gy*NZ/gz + NX/gx*NZ/gz; of a cube, N^2 (gx+gy+gz)/nranks);
+// ties go to the smallest gx, then the smallest gy, so z gets the most cuts.
+[[nodiscard]] ProcGrid auto_grid(int nranks, const Index3& box = {1, 1, 1});
 
 // Block `c` of `n` cells split in `g` blocks: the first n mod g blocks get one more.
 struct Block {

@@ -15,7 +15,8 @@
 
 namespace halobw {
 
-// The grid used for `nranks`: the given one or the automatic one.
+// The grid used for `nranks`: the given one, or the automatic one for the
+// largest row's box (for per-rank bricks, --local, the cube's rule).
 [[nodiscard]] ProcGrid choose_grid(const Options& opt, int nranks);
 
 // The widest stencil --overlap runs: its weights are a fixed array of this

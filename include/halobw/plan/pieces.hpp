@@ -41,30 +41,36 @@ enum class PieceKind { face = 1, edge = 2, corner = 3 };  // the number of axes 
 [[nodiscard]] std::vector<int> box_directions();
 
 struct Piece {
-  int dir = 0;        // direction of travel of the message this piece sends
-  int send_peer = 0;  // rank that receives what this rank sends in `dir`
-  int recv_peer = 0;  // rank whose message travelling in `dir` lands here
-  bool self = false;  // the neighbour is this rank (an undivided periodic axis)
-  bool off_node = false;
-  Box send_box;  // owned cells next to the `dir` side, padded local indices
-  Box recv_box;  // ghost cells on the opposite side, padded local indices
+  int dir = 0;            // direction of travel of the message this piece sends
+  int send_peer = 0;      // rank that receives what this rank sends in `dir`; kNoRank across a wall
+  int recv_peer = 0;      // rank whose message travelling in `dir` lands here; kNoRank across a wall
+  bool self = false;      // the neighbour is this rank (an undivided periodic axis)
+  bool off_node = false;  // sent to a rank on another node
+  Box send_box;           // owned cells next to the `dir` side, padded local indices
+  Box recv_box;           // ghost cells on the opposite side, padded local indices
 
   [[nodiscard]] PieceKind kind() const;
   [[nodiscard]] std::int64_t cells() const { return send_box.cells(); }  // per field
+  [[nodiscard]] bool sends() const { return send_peer != kNoRank; }      // else its owned cells stay
+  [[nodiscard]] bool receives() const { return recv_peer != kNoRank; }   // else its ghost cells stay
 };
 
-// What one row exchanges: the global box, the halo width, the directions and the fields.
+// What one row exchanges: the global box, the halo width, the directions,
+// the fields, and which axes wrap around (the others have walls: the pieces
+// at a wall have no neighbour and are neither sent nor filled).
 struct Shape {
   Index3 global{0, 0, 0};
   int halo = 1;
   std::vector<int> dirs;
   int fields = 1;
+  AxisSet periodic{true, true, true};
 };
 
 struct PieceCounts {
   int remote_faces = 0;
   int self_faces = 0;
   int offnode_faces = 0;
+  int boundary_faces = 0;  // faces at a wall: no neighbour to send to
   int remote_edges = 0;
   int remote_corners = 0;
 };
@@ -77,7 +83,8 @@ struct RankPlan {
   Brick brick{};
   Index3 padded{};  // local extents with h ghost layers on each side
   std::vector<Piece> pieces;
-  std::uint64_t remote_bytes = 0;  // every field's bytes to other ranks
+  std::uint64_t remote_bytes = 0;   // every field's bytes to other ranks
+  std::uint64_t offnode_bytes = 0;  // of those, to ranks on other nodes
   PieceCounts counts;
 
   [[nodiscard]] std::uint64_t field_values() const {

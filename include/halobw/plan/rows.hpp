@@ -17,12 +17,17 @@
 
 namespace halobw {
 
-// One row over every rank: the least and the most remote bytes sent, and the
-// most of each piece count on any rank.
+// One row over every rank: the least and the most remote bytes sent, the most
+// sent off a rank's node and off a node as a whole, the most of each piece
+// count on any rank, and the least and the most of each brick extent.
 struct RowSummary {
   std::uint64_t send_min = 0;
   std::uint64_t send_max = 0;
+  std::uint64_t offnode_max = 0;   // OffNode_B
+  std::uint64_t node_out_max = 0;  // the node whose ranks send the most to other nodes, all of it
   PieceCounts most;
+  Index3 brick_min{0, 0, 0};
+  Index3 brick_max{0, 0, 0};
 };
 // `node_of_rank[r]` is the node of rank r (empty: one node for all).
 [[nodiscard]] RowSummary summarize(const ProcGrid& grid, const Shape& shape,
@@ -45,6 +50,7 @@ struct RowPlan {
 struct RowFacts {
   bool uneven = false;      // ranks send different amounts in some row
   bool any_remote = false;  // some row sends a byte to another rank
+  bool all_cubes = true;    // every row's size is a cube (N or L), not extents
 };
 [[nodiscard]] RowFacts row_facts(const std::vector<RowPlan>& rows);
 

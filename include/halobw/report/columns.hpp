@@ -14,17 +14,21 @@ namespace halobw {
 
 // Columns come in groups; a table shows a group when the run measures it.
 enum class Group {
-  standard,   // every row
-  cube,       // N: rows are global cube sides (--sizes)
-  local,      // L and Global: rows are per-rank sides (--local)
-  sweep,      // H: more than one halo width
-  send_min,   // Send_min_B: some sizes do not split evenly (always in CSV and JSON)
-  spread,     // Min_us Max_us: --repeats > 1
-  breakdown,  // --breakdown
-  limit,      // --limit
-  hugepages,  // --hugepages on, host memory: in files only (the table has a note line per row)
-  overlap,    // --overlap
-  box,        // --stencil box: edges and corners
+  standard,       // every row
+  cube,           // N: rows are global cube sides (--sizes)
+  local,          // L: rows are per-rank cube sides (--local)
+  local_extents,  // Local: rows are per-rank bricks, some not cubes (--local LXxLYxLZ)
+  global_box,     // Global: rows are per-rank bricks (--local), or global boxes that are not all cubes
+  sweep,          // H: more than one halo width
+  walls,          // BoundaryFaces: some axis is open (--periodic)
+  off_node,       // OffNode_B: the ranks are on more than one node
+  send_min,       // Send_min_B: some sizes do not split evenly (always in CSV and JSON)
+  spread,         // Min_us Max_us: --repeats > 1
+  breakdown,      // --breakdown
+  limit,          // --limit
+  hugepages,      // --hugepages on, host memory: in files only (the table has a note line per row)
+  overlap,        // --overlap
+  box,            // --stencil box: edges and corners
 };
 [[nodiscard]] const char* group_name(Group g);
 

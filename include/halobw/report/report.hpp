@@ -105,11 +105,14 @@ struct HugeFigures {
 
 // One size, reduced over the ranks.
 struct Row {
-  std::int64_t n = 0;  // the row's size: N, or L with --local
+  std::int64_t n = 0;    // the row's cube side: N, or L with --local; 0 for a box of extents
+  Index3 size{0, 0, 0};  // the row's size as given: the global box, or each rank's brick (--local)
   Index3 global{0, 0, 0};
   int halo = 1;
   std::uint64_t send_max = 0;         // Send_B: the most remote bytes any rank sends
   std::uint64_t send_min = 0;         // the least
+  std::uint64_t offnode_max = 0;      // OffNode_B: the most any rank sends to other nodes
+  std::uint64_t node_out_max = 0;     // NodeOut_B: the most one node's ranks send to other nodes
   double seconds = 0;                 // the slowest rank's time per exchange (median block)
   PieceCounts counts;                 // the most of each on any rank
   std::optional<double> min_seconds;  // fastest and slowest block, --repeats > 1

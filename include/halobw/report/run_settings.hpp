@@ -24,9 +24,11 @@ struct RunInfo {
   int nodes = 1;
   std::string device = "host";  // the device name, or "host"
   Transport transport = Transport::datatype;
-  std::string gpu_aware = "n/a";  // "n/a" on the host backend, else "0" or "1"
-  bool oversubscribed = false;    // on some node the ranks outnumber the cores
-  double ranks_per_core = 0;      // the most over the nodes
+  std::string gpu_aware = "n/a";                    // "n/a" on the host backend, else "0" or "1"
+  bool oversubscribed = false;                      // on some node the ranks outnumber the cores
+  double ranks_per_core = 0;                        // the most over the nodes
+  RankPlacement placement = RankPlacement::linear;  // the placement used (--placement may have fallen back)
+  Dims3 node_grid{1, 1, 1};                         // placement nodes: the grid of nodes
   std::string version;
   std::string commit;
 };
