@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "halobw/app/benchmark.hpp"
+#include "halobw/app/dry_run.hpp"
 #include "halobw/app/header.hpp"
 #include "halobw/app/preflight.hpp"
 #include "halobw/cli/options.hpp"
@@ -149,16 +150,9 @@ JobPlan plan_job(const Comm& comm, const Options& opt, const ProcGrid& grid) {
   j.hosts = gather_hostnames(comm);
   j.node_of_rank = node_of_ranks(comm);
   j.node = node_rank(comm);
-  switch (opt.placements.front()) {
-    case RankPlacement::linear:
-      break;
-    case RankPlacement::nodes:
-      j.map = nodes_placement(grid.dims(), j.node_of_rank);
-      break;
-    case RankPlacement::cart:
-      j.map = cart_placement(comm, grid.dims(), opt.periodic);
-      break;
-  }
+  j.map = rank_maps({opt.placements.front()}, grid.dims(), j.node_of_rank, [&] {
+            return cart_placement(comm, grid.dims(), opt.periodic);
+          }).front();
   j.grid = placed(grid, j.map);
   j.rows = plan_rows(opt, j.grid, comm.rank(), j.node_of_rank);
   return j;
@@ -245,6 +239,7 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
   }
   const ProcGrid grid = choose_grid(opt, comm.size());
   if (const Status v = one_run(comm, args, grid)) return stop(comm, *v);
+  if (opt.dry_run) return dry_run_job(comm, opt, env);
   // The watchdog's thread never calls MPI, which MPI_THREAD_FUNNELED allows.
   Watchdog watchdog(helper_threads_allowed(thread_level) ? opt.timeout : 0, comm.rank());
   comm.set_watchdog(&watchdog);

@@ -9,12 +9,21 @@
 #include <vector>
 
 #include "halobw/app/app.hpp"
+#include "halobw/app/dry_run.hpp"
+#include "halobw/app/header.hpp"
 #include "halobw/base/failure.hpp"
+#include "halobw/platform/device.hpp"
 #include "halobw/platform/mpi.hpp"
 
 int main(int argc, char** argv) {
-  halobw::MpiSession mpi(argc, argv);
   const std::vector<std::string> args(argv + 1, argv + argc);
+  // A dry run of R ranks plans in this one process: MPI is not started at all.
+  const halobw::EnvLookup env = halobw::process_environment();
+  if (halobw::dry_run_alone_requested(args, env)) {
+    const auto parsed = halobw::parse_options(args, env, halobw::build_backends(), halobw::version_text());
+    return halobw::dry_run_alone(parsed->options, env);
+  }
+  halobw::MpiSession mpi(argc, argv);
   int code = 0;
   try {
     halobw::Comm comm(MPI_COMM_WORLD);

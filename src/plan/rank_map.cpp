@@ -77,6 +77,25 @@ RankMap nodes_placement(const Dims3& grid, const std::vector<int>& node_of_rank)
   return m;
 }
 
+std::vector<RankMap> rank_maps(const std::vector<RankPlacement>& asked, const Dims3& grid,
+                               const std::vector<int>& node_of_rank, const std::function<RankMap()>& cart) {
+  std::vector<RankMap> maps;
+  for (const RankPlacement p : asked) {
+    switch (p) {
+      case RankPlacement::linear:
+        maps.emplace_back();
+        break;
+      case RankPlacement::nodes:
+        maps.push_back(nodes_placement(grid, node_of_rank));
+        break;
+      case RankPlacement::cart:
+        maps.push_back(cart());
+        break;
+    }
+  }
+  return maps;
+}
+
 ProcGrid placed(const ProcGrid& grid, const RankMap& map) { return ProcGrid(grid.dims(), map.cell_of_rank); }
 
 }  // namespace halobw

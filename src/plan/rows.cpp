@@ -18,11 +18,13 @@ void most_of(PieceCounts& m, const PieceCounts& c) {
 
 }  // namespace
 
-RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector<int>& node_of_rank) {
+RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector<int>& node_of_rank,
+                     const std::function<void(const RankPlan&)>& each) {
   RowSummary s;
   std::vector<std::uint64_t> node_out;
   for (int rank = 0; rank < grid.size(); ++rank) {
     const RankPlan p = make_rank_plan(grid, shape, rank, node_of_rank);
+    if (each) each(p);
     s.send_min = rank == 0 ? p.remote_bytes : std::min(s.send_min, p.remote_bytes);
     s.send_max = std::max(s.send_max, p.remote_bytes);
     s.offnode_max = std::max(s.offnode_max, p.offnode_bytes);

@@ -4,6 +4,7 @@
 // platform layer). Pure: the node of each rank in, a map of ranks to cells out.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ struct RankMap {
 // rank order, saying why, where the nodes hold different numbers of ranks or
 // their count does not tile the grid.
 [[nodiscard]] RankMap nodes_placement(const Dims3& grid, const std::vector<int>& node_of_rank);
+
+// The map of each placement in `asked`; `cart` makes the cart one (from MPI,
+// or as planned without a launch).
+[[nodiscard]] std::vector<RankMap> rank_maps(const std::vector<RankPlacement>& asked, const Dims3& grid,
+                                             const std::vector<int>& node_of_rank,
+                                             const std::function<RankMap()>& cart);
 
 // The grid with the map's cells.
 [[nodiscard]] ProcGrid placed(const ProcGrid& grid, const RankMap& map);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,11 @@ struct RowSummary {
   Index3 brick_min{0, 0, 0};
   Index3 brick_max{0, 0, 0};
 };
-// `node_of_rank[r]` is the node of rank r (empty: one node for all).
+// `node_of_rank[r]` is the node of rank r (empty: one node for all). `each`,
+// where given, sees every rank's plan as it is made.
 [[nodiscard]] RowSummary summarize(const ProcGrid& grid, const Shape& shape,
-                                   const std::vector<int>& node_of_rank);
+                                   const std::vector<int>& node_of_rank,
+                                   const std::function<void(const RankPlan&)>& each = {});
 
 struct RowPlan {
   RowSpec spec;
