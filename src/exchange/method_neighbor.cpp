@@ -9,7 +9,9 @@
 // block that peer receives from this rank, in edge order. Both sides list
 // their messages by direction, and a message travelling in direction d
 // leaves towards the +d neighbour and arrives from the -d one, so the k-th
-// block for a peer is always the same direction on both sides.
+// block for a peer is always the same direction on both sides. At a wall
+// (MPI_PROC_NULL) there is no edge: a message with no receiver is only a
+// source's block on the other side, and the lists keep direction order.
 #include "halobw/exchange/method.hpp"
 #include "halobw/platform/mpi.hpp"
 
@@ -17,38 +19,42 @@ namespace halobw {
 
 namespace {
 
+MPI_Aint address(const void* p) {
+  MPI_Aint a = 0;
+  check_mpi(MPI_Get_address(p, &a), "MPI_Get_address");
+  return a;
+}
+
 class Neighbor final : public Method {
  public:
   explicit Neighbor(MethodContext ctx) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
-    const std::size_t n = wires_.size();
-    std::vector<int> sources(n);
-    std::vector<int> destinations(n);
-    send_counts_.resize(n);
-    recv_counts_.resize(n);
-    send_displs_.resize(n);
-    recv_displs_.resize(n);
-    send_types_.resize(n);
-    recv_types_.resize(n);
+    std::vector<int> sources;
+    std::vector<int> destinations;
     std::vector<std::string> what;
-    for (std::size_t m = 0; m < n; ++m) {
-      const Wire& w = wires_[m];
-      sources[m] = w.recv_peer;
-      destinations[m] = w.send_peer;
-      send_counts_[m] = w.send.count;
-      recv_counts_[m] = w.recv.count;
-      check_mpi(MPI_Get_address(w.send.address, &send_displs_[m]), "MPI_Get_address");
-      check_mpi(MPI_Get_address(w.recv.address, &recv_displs_[m]), "MPI_Get_address");
-      send_types_[m] = w.send.type;
-      recv_types_[m] = w.recv.type;
-      what.push_back(w.what_recv);
+    for (const Wire& w : wires_) {
+      if (w.recv_peer != MPI_PROC_NULL) {
+        sources.push_back(w.recv_peer);
+        recv_counts_.push_back(w.recv.count);
+        recv_displs_.push_back(address(w.recv.address));
+        recv_types_.push_back(w.recv.type);
+        what.push_back(w.what_recv);
+      }
+      if (w.send_peer != MPI_PROC_NULL) {
+        destinations.push_back(w.send_peer);
+        send_counts_.push_back(w.send.count);
+        send_displs_.push_back(address(w.send.address));
+        send_types_.push_back(w.send.type);
+      }
     }
-    for (const Wire& w : wires_) what.push_back(w.what_send);
+    for (const Wire& w : wires_) {
+      if (w.send_peer != MPI_PROC_NULL) what.push_back(w.what_send);
+    }
     awaited_ = Awaited(std::move(what));
     const auto armed =
         Watchdog::Guard(watchdog_, "MPI_Dist_graph_create_adjacent", nullptr, Watchdog::Kind::collective);
-    check_mpi(MPI_Dist_graph_create_adjacent(ctx.comm, static_cast<int>(n), sources.data(), MPI_UNWEIGHTED,
-                                             static_cast<int>(n), destinations.data(), MPI_UNWEIGHTED,
-                                             MPI_INFO_NULL, 0, &graph_),
+    check_mpi(MPI_Dist_graph_create_adjacent(ctx.comm, static_cast<int>(sources.size()), sources.data(),
+                                             MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
+                                             destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
               "MPI_Dist_graph_create_adjacent");
   }
   ~Neighbor() override {

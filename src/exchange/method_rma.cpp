@@ -26,6 +26,7 @@ Landing decode(const std::vector<long long>& v) {
 }
 
 MPI_Group group_of(MPI_Comm comm, std::vector<int> ranks) {
+  ranks.erase(std::remove(ranks.begin(), ranks.end(), MPI_PROC_NULL), ranks.end());  // walls
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   MPI_Group all = MPI_GROUP_NULL;
@@ -91,6 +92,7 @@ class Rma final : public Method {
       started_ = true;
     }
     const Wire& w = wires_[m];
+    if (w.send_peer == MPI_PROC_NULL) return;  // a wall: nobody to put to
     const Landing& there = landings_[m];
     for (std::size_t p = 0; p < w.parts.size(); ++p) {
       const Endpoint& from = w.parts[p];

@@ -7,6 +7,7 @@ MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mo
   std::size_t offset = 0;
   for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
     const Piece& piece = plan.pieces[p];
+    if (!piece.sends() && !piece.receives()) continue;  // walls on both sides: nothing travels
     if (piece.self && self == SelfMode::copy) {
       t.copies.push_back(static_cast<int>(p));
       continue;

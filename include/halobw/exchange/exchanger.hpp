@@ -203,6 +203,9 @@ class Exchanger {
       const Message& msg = table_.messages[m];
       Wire w;
       static_cast<Route&>(w) = routes[m];
+      // A wall: MPI's own null peer, with which sends and receives complete at once.
+      if (w.send_peer == kNoRank) w.send_peer = MPI_PROC_NULL;
+      if (w.recv_peer == kNoRank) w.recv_peer = MPI_PROC_NULL;
       if (contiguous) {
         w.send = {send + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
         w.recv = {recv + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};

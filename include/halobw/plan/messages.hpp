@@ -32,6 +32,8 @@ struct MessageTable {
 
 // Aggregated: one message per piece carrying every field (tag: the direction);
 // separate: one message per piece and field (tag: direction + 26 x field).
+// A piece at a wall on one side still has its message on the other (sent, or
+// received); one with walls on both sides has none.
 [[nodiscard]] MessageTable make_message_table(const RankPlan& plan, SelfMode self,
                                               Messages mode = Messages::aggregated);
 
