@@ -7,9 +7,11 @@ Suites (one MPI per build: Open MPI or MPICH, told apart by `MPIEXEC --version`)
   srun      srun --mpi=pmix (Open MPI) or --mpi=pmi2 (MPICH) -n 2; srun -O -n 4; bad
             input's exit code 2 through srun; OPENPFC_FD_PROC_GRID through the
             environment; MPICH under --mpi=pmix refused (exit 2, one line)
-  nodes     4 and 8 ranks as 2 simulated nodes (each rank in its own UTS namespace,
-            hostname node0 or node1), every --method, with --check: the header's
-            nodes 2, the rank_host line, OffNodeFaces
+  nodes     8 ranks as 2 simulated nodes of 4 and 12 as 3 of 4 (each node's daemon
+            started through a fake ssh in a UTS namespace of its own, so MPI sees
+            separate nodes: shared memory within, TCP between), --placement linear
+            and nodes against OffNode_B and NodeOut_B counted by hand, then every
+            --method on every placement, with --check
   network   the traffic forced onto TCP over loopback (Open MPI btl self,tcp; MPICH
             netmod for local ranks too, UCX tcp only), with --check
 
@@ -20,6 +22,7 @@ HALOBW_REQUIRE_SLURM=1 (CI sets it): then it fails.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -174,29 +177,109 @@ def unshare_ok():
     return p.returncode == 0
 
 
-def node_wrapper(ranks_per_node):
-    """Each rank in a new UTS namespace named node<rank / ranks_per_node>; the
-    rank from Open MPI's OMPI_COMM_WORLD_RANK or hydra's PMI_RANK."""
-    script = ('r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:?no rank variable}}; '
-              f'hostname node$((r / {ranks_per_node})) && exec "$0" "$@"')
-    return ["unshare", "-u", "sh", "-c", script]
+FAKE_SSH = """#!/bin/sh
+# ssh to a simulated node: the command runs here, in a UTS namespace of its own
+# named after the host's address (127.0.0.2 -> node0), so that each node has a
+# daemon of its own and MPI sees separate nodes (shared memory within, TCP between).
+while [ $# -gt 0 ]; do
+  case "$1" in -l|-p|-o|-i) shift 2 ;; -*) shift ;; *) break ;; esac
+done
+host=$1; shift
+name="node$(( ${host##*.} - 2 ))"
+exec unshare -u sh -c "hostname $name && exec sh -c \"\$0\"" "$*"
+"""
 
 
-def expect_nodes(r, out, ranks, what):
-    """The header names 2 nodes and every rank's host; some face crosses them."""
+def node_launcher(r, ssh, nodes, per_node):
+    """The launcher's command line for `nodes` simulated nodes of `per_node` ranks, each node reached
+    through the fake ssh, its daemon in a UTS namespace of its own."""
+    hosts = ",".join(f"127.0.0.{2 + n}:{per_node}" for n in range(nodes))
+    if r.kind == "openmpi":
+        return lambda ranks: [r.mpiexec, "--host", hosts, "-n", str(ranks), "--oversubscribe", "--mca",
+                              "plm_rsh_agent", ssh, "--mca", "plm_rsh_no_tree_spawn", "1"]
+    return lambda ranks: [r.mpiexec, "-launcher", "ssh", "-launcher-exec", ssh, "-hosts", hosts, "-n", str(ranks)]
+
+
+def rows_of(out):
+    cols = [l for l in out.splitlines() if l.startswith("# N ")][0][2:].split()
+    return [dict(zip(cols, l.split())) for l in out.splitlines() if l and not l.startswith("#")]
+
+
+# Off-node bytes counted by hand (tests/test_pieces.cpp, Placement.*): each case is the ranks,
+# the nodes, the grid, the size and, per placement, OffNode_B and NodeOut_B.
+NODE_CASES = [
+    # 8 ranks as 2 nodes of 4 on 2x2x2, N = 16: bricks 8^3, faces 512 B; either placement sends two faces
+    # of every rank off its node (the z faces in rank order, the x faces with a 1x2x2 block per node).
+    (8, 2, "2,2,2", "16", {"linear": (1024, 4096), "nodes": (1024, 4096)}),
+    # 12 ranks as 3 nodes of 4 on 3x2x2, 12x8x8: bricks 4^3, faces 128 B; in rank order rank 4 sends 5 of
+    # its 6 faces off node 1 (640 B, 4 x 640 for the node); a 1x2x2 block per node sends only the x faces.
+    (12, 3, "3,2,2", "12x8x8", {"linear": (640, 2560), "nodes": (256, 1024)}),
+]
+
+
+def nodes(r):
+    if not unshare_ok():
+        skip("simulated nodes: `unshare -u` is not permitted here (it needs root or CAP_SYS_ADMIN)")
+    work = tempfile.mkdtemp(prefix="halobw-nodes-")
+    ssh = os.path.join(work, "ssh")
+    with open(ssh, "w") as f:
+        f.write(FAKE_SSH)
+    os.chmod(ssh, 0o755)
+    try:
+        for ranks, count, grid, size, want in NODE_CASES:
+            per = ranks // count
+            r.prefix = node_launcher(r, ssh, count, per)
+            r.section(f"{r.kind}, {ranks} ranks as {count} simulated nodes of {per}", ranks)
+            for placement, (offnode, node_out) in want.items():
+                placed_nodes(r, ranks, count, grid, size, placement, offnode, node_out)
+        r.prefix = node_launcher(r, ssh, 2, 2)
+        r.section(f"{r.kind}, 4 ranks as 2 simulated nodes, every method", 4)
+        for method in ("p2p", "persistent", "neighbor", "rma"):
+            for placement in ("linear", "nodes", "cart"):
+                flags = ["--faces", "--sizes", "12", "--method", method, "--placement", placement, "--check"] + FAST
+                what = f"-n 4 on 2 nodes --method {method} --placement {placement}"
+                env = rma_env(r, 4, flags, what) if method == "rma" else {}
+                out = r.table(4, flags, env, rows=1, expect=[f"method {method}", "# check N=12 passed"])
+                expect_nodes(r, out, 4, 2, what)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        r.prefix = r.launch
+
+
+def placed_nodes(r, ranks, count, grid, size, placement, offnode, node_out):
+    """One placement on simulated nodes: the counts by hand, the node grid it says, --check."""
+    flags = ["--faces", "--grid", grid, "--sizes", size, "--placement", placement, "--check"] + FAST
+    what = f"-n {ranks} on {count} nodes --grid {grid} --sizes {size} --placement {placement}"
+    out = r.table(ranks, flags, rows=1, expect=["# check N=", "passed"])
+    expect_nodes(r, out, ranks, count, what)
     if not out:
         return
-    per = ranks // 2
-    hosts = " ".join(f"{i}:node{i // per}" for i in range(ranks))
-    if f"# ranks {ranks} nodes 2 " not in out:
-        r.fail(what, f"header does not say 'ranks {ranks} nodes 2'\n{out}")
-    elif f"# rank_host {hosts}\n" not in out:
-        r.fail(what, f"want '# rank_host {hosts}'\n{out}")
+    r.cases += 1
+    row = rows_of(out)[0]
+    problems = []
+    if int(row.get("OffNode_B", -1)) != offnode:
+        problems.append(f"OffNode_B {row.get('OffNode_B')}, counted by hand {offnode}")
+    note = [l for l in out.splitlines() if l.startswith("# placement ")]
+    if placement == "nodes" and not (note and "each holding a " in note[0]):
+        problems.append(f"the header does not name the node grid: {note}")
+    path = os.path.join(tempfile.mkdtemp(prefix="halobw-node-json-"), "r.json")
+    rc, _, err = r.run(ranks, flags + ["--format", "json", "--output", path])
+    try:
+        doc = json.load(open(path)) if rc == 0 else {}
+        got = doc.get("rows", [{}])[0]
+        if got.get("OffNode_B") != offnode or got.get("NodeOut_B") != node_out:
+            problems.append(f"JSON OffNode_B {got.get('OffNode_B')} NodeOut_B {got.get('NodeOut_B')}, "
+                            f"counted by hand {offnode} and {node_out}")
+        if doc.get("run", {}).get("placement") != placement:
+            problems.append(f"JSON placement {doc.get('run', {}).get('placement')}")
+    except (OSError, ValueError) as e:
+        problems.append(f"exit {rc}, no JSON: {e}\n{err}")
+    finally:
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+    if problems:
+        r.fail(what, "; ".join(problems) + "\n" + out)
     else:
-        cols = [l for l in out.splitlines() if l.startswith("# N ")][0][2:].split()
-        rows = [dict(zip(cols, l.split())) for l in out.splitlines() if l and not l.startswith("#")]
-        if not rows or not all(int(row["OffNodeFaces"]) > 0 for row in rows):
-            r.fail(what, f"OffNodeFaces should be positive on 2 nodes\n{out}")
+        print(f"ok   {what}: OffNode_B {offnode}, NodeOut_B {node_out}, as counted by hand")
 
 
 def rma_env(r, ranks, flags, what):
@@ -212,19 +295,19 @@ def rma_env(r, ranks, flags, what):
     return {}
 
 
-def nodes(r):
-    if not unshare_ok():
-        skip("simulated nodes: `unshare -u` is not permitted here (it needs root or CAP_SYS_ADMIN)")
-    for ranks in (4, 8):
-        r.exe_wrap = node_wrapper(ranks // 2)
-        r.section(f"{r.kind}, {ranks} ranks as 2 simulated nodes", ranks)
-        for method in ("p2p", "persistent", "neighbor", "rma"):
-            flags = ["--faces", "--sizes", "12", "--method", method, "--check"] + FAST
-            what = f"-n {ranks} on 2 nodes --method {method}"
-            env = rma_env(r, ranks, flags, what) if method == "rma" else {}
-            out = r.table(ranks, flags, env, rows=1, expect=[f"method {method}", "# check N=12 passed"])
-            expect_nodes(r, out, ranks, what)
-    r.exe_wrap = []
+
+def expect_nodes(r, out, ranks, count, what):
+    """The header names the nodes and every rank's host; some face crosses them."""
+    if not out:
+        return
+    per = ranks // count
+    hosts = " ".join(f"{i}:node{i // per}" for i in range(ranks))
+    if f"# ranks {ranks} nodes {count} " not in out:
+        r.fail(what, f"header does not say 'ranks {ranks} nodes {count}'\n{out}")
+    elif f"# rank_host {hosts}\n" not in out:
+        r.fail(what, f"want '# rank_host {hosts}'\n{out}")
+    elif not all(int(row["OffNodeFaces"]) > 0 and int(row["OffNode_B"]) > 0 for row in rows_of(out)):
+        r.fail(what, f"OffNodeFaces and OffNode_B should be positive on {count} nodes\n{out}")
 
 
 # ---------------------------------------------------------------- forced network stack
