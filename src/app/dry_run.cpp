@@ -60,17 +60,6 @@ RankMap cart_without_mpi(const Dims3& g) {
   return m;
 }
 
-MemoryUse memory_use(const Options& opt, Transport transport) {
-  MemoryUse use;
-  use.transport = transport;
-  use.breakdown = opt.breakdown;
-  use.limit = opt.limit;
-  use.check = opt.check;
-  use.device = opt.backend != Backend::host;
-  use.host = host_placement(opt.hugepages == Toggle::on);
-  use.overlap = opt.overlap;
-  return use;
-}
 
 // Every row on every placement: every rank's plan, made once each.
 std::vector<DryRow> plan_dry(const Options& opt, const ProcGrid& grid, const DryJob& job,
@@ -162,7 +151,7 @@ int print_dry(const Options& opt, const ProcGrid& grid, const DryJob& job, const
     return exit_status(tc.failure().code);
   }
   const std::vector<RowSpec> specs = row_specs(opt, grid);
-  const std::vector<DryRow> rows = plan_dry(opt, grid, job, specs, memory_use(opt, tc->transport));
+  const std::vector<DryRow> rows = plan_dry(opt, grid, job, specs, memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
   const auto available = host_available_bytes();
   const std::string text =
       render_header(opt, grid, job, *tc, available) + render_rows(opt, rows, available.value_or(0));

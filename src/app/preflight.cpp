@@ -23,15 +23,7 @@ struct Worst {
 };
 
 Worst worst_row(const PreflightInput& in) {
-  const Options& opt = in.opt;
-  MemoryUse use;
-  use.transport = in.transport;
-  use.breakdown = opt.breakdown;
-  use.limit = opt.limit;
-  use.check = opt.check;
-  use.device = opt.backend != Backend::host;
-  use.host = host_placement(opt.hugepages == Toggle::on);
-  use.overlap = opt.overlap;
+  MemoryUse use = memory_use(in.opt, in.transport, host_placement(in.opt.hugepages == Toggle::on));
   Worst w;
   for (const RowPlan& row : in.rows) {
     use.send_max = use.limit && use.device ? row.all.send_max : 0;

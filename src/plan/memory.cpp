@@ -6,6 +6,18 @@
 
 namespace halobw {
 
+MemoryUse memory_use(const Options& opt, Transport transport, Placement host) {
+  MemoryUse use;
+  use.transport = transport;
+  use.breakdown = opt.breakdown;
+  use.limit = opt.limit;
+  use.check = opt.check;
+  use.device = opt.backend != Backend::host;
+  use.host = host;
+  use.overlap = opt.overlap;
+  return use;
+}
+
 MemoryNeed memory_need(const RankPlan& plan, const MessageTable& table, const MemoryUse& use) {
   MemoryNeed need;
   need.device = use.device;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "halobw/cli/settings.hpp"
+#include "halobw/cli/options.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 #include "halobw/plan/placement.hpp"
@@ -45,6 +46,10 @@ struct MemoryNeed {
   [[nodiscard]] std::uint64_t on_device() const { return device ? in_field_space() : 0; }
   [[nodiscard]] std::uint64_t total() const { return in_field_space() + staging + mirror; }
 };
+
+// What a run with these options allocates besides the exchange, on
+// `transport`, with host memory placed as `host` says.
+[[nodiscard]] MemoryUse memory_use(const Options& opt, Transport transport, Placement host);
 
 // Exactly what the fields, the exchanger (buffer_sizes) and the --limit
 // copies allocate for one row.
