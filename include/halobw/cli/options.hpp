@@ -61,7 +61,7 @@ struct Options {
   int streams = 1;         // --overlap: the interior on the exchange's instance (1) or a second one (2)
   ProgressMode progress = ProgressMode::wait;  // --overlap: MPI calls while the interior runs (poll) or none
 
-  bool per_rank = false;   // --per-rank: each rank's time, bytes and host
+  bool per_rank = false;  // --per-rank: each rank's time, bytes and host
 
   // Planning: --dry-run prints the plan and measures nothing.
   bool dry_run = false;
@@ -92,7 +92,7 @@ struct Parsed {
                                              const std::vector<Backend>& backends,
                                              const std::string& version_text);
 
-// "GX,GY,GZ" with three positive integers.
+// "GXxGYxGZ" or "GX,GY,GZ" with three positive integers (the form the header prints, or the old one).
 [[nodiscard]] Expected<Dims3> parse_grid(const std::string& text);
 
 }  // namespace halobw
