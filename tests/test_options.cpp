@@ -372,6 +372,10 @@ TEST(Options, MissingValueIsNamed) {
   expect_error({"--grid", "-h"}, "--grid needs a value");
   expect_error({"--iters", "--check"}, "--iters needs a value");
   EXPECT_TRUE(parse({"--check", "--sizes", "8"}).ok());  // a flag takes none
+  expect_error({"--iters", "3", "--iters=auto"}, "--iters is given twice: give it once");
+  expect_error({"--axis", "z", "--axis", "y"}, "--axis is given twice");
+  EXPECT_EQ(sizes_of({"--sizes", "8", "--sizes", "9"}), cubes({8, 9}));  // a list may be given again
+  EXPECT_TRUE(parse({"--check", "--check"}).ok());
 }
 
 TEST(Options, NewOptionsParsed) {
