@@ -563,6 +563,7 @@ namespace {
 struct Known {
   std::vector<std::string> names;  // "--sizes", or "-h" and "--help"
   bool takes_value = false;
+  bool once = false;  // one value, given once (a list such as --sizes may be given again)
 };
 
 std::vector<Known> known_options(const CLI::App& app) {
@@ -573,6 +574,7 @@ std::vector<Known> known_options(const CLI::App& app) {
       for (const auto& s : opt->get_snames()) k.names.push_back("-" + s);
       for (const auto& l : opt->get_lnames()) k.names.push_back("--" + l);
       k.takes_value = opt->get_expected_min() > 0;
+      k.once = opt->get_expected_max() == 1;
       out.push_back(k);
     }
   };
@@ -593,6 +595,7 @@ bool option_like(const std::string& arg) {
 Status prescan(const std::vector<std::string>& args, const std::vector<Known>& known) {
   std::vector<std::string> names;
   for (const Known& k : known) names.insert(names.end(), k.names.begin(), k.names.end());
+  std::vector<const Known*> seen;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--") break;
     if (!option_like(args[i])) continue;
@@ -605,6 +608,10 @@ Status prescan(const std::vector<std::string>& args, const std::vector<Known>& k
       const auto near = nearest_name(name, names);
       return fail(name + ": unknown option; " + (near ? "did you mean " + *near + "?" : "--help lists them"));
     }
+    if (it->once && std::find(seen.begin(), seen.end(), &*it) != seen.end()) {
+      return fail(name + " is given twice: give it once");
+    }
+    seen.push_back(&*it);
     if (!it->takes_value) continue;
     if (eq != std::string::npos ? eq + 1 == args[i].size()
                                 : i + 1 == args.size() || option_like(args[i + 1])) {
