@@ -342,8 +342,8 @@ void time_row(const Comm& comm, const RunSetup& s, const RowClock& k, Ex& ex, co
               std::vector<PhaseSeconds>& phases, Row& row) {
   const Options& opt = *s.options;
   const std::vector<BlockTime> mine = time_exchanges(comm, opt, k, ex, exec, phases);
-  std::vector<double> totals;
-  for (const BlockTime& b : mine) totals.push_back(b.total);
+  std::vector<double> totals(mine.size());
+  for (std::size_t b = 0; b < mine.size(); ++b) totals[b] = mine[b].total;
   reduce_times(comm, totals, row);
   row.iters = k.iters;
   reduce_ranks(comm, mine[static_cast<std::size_t>(row.median_block)].own, ex.plan().remote_bytes, s.hosts,

@@ -236,7 +236,7 @@ Status parse_periodic(const std::string& text, AxisSet& periodic) {
   for (const auto& item : split(text, ',')) {
     const auto axis = std::string("xyz").find(item);
     if (item.size() != 1 || axis == std::string::npos) {
-      return fail("--periodic: '" + item + "' is not an axis; " + forms);
+      return fail(fmt::format("--periodic: '{}' is not an axis; {}", item, forms));
     }
     if (seen[axis]) return fail("--periodic: axis " + item + " is named twice");
     seen[axis] = true;

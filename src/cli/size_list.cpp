@@ -126,7 +126,7 @@ class Boxes {
     const double lf = std::log(f);
     double k = 0;
     std::int64_t previous = 0;
-    for (double v = static_cast<double>(a); v <= top; v = static_cast<double>(a) * std::pow(f, k)) {
+    for (auto v = static_cast<double>(a); v <= top; v = static_cast<double>(a) * std::pow(f, k)) {
       const std::int64_t r = std::min<std::int64_t>(std::llround(v), b);
       if (r != previous) {
         if (Status s = add({r, r, r}, text)) return s;

@@ -37,7 +37,7 @@ BlockTime time_block(const Comm& comm, int warmup, int iters, Work&& work, Begin
   for (int k = 0; k < iters; ++k) work();
   const double mine = MPI_Wtime();
   comm.barrier();
-  const double k = static_cast<double>(iters);
+  const auto k = static_cast<double>(iters);
   return {(MPI_Wtime() - t0) / k, (mine - t0) / k};
 }
 
