@@ -21,6 +21,15 @@ last decimal: a share must be one the figures allow, a '-' must be one the
 rule can give, and each '-' comes after its note '# Hidden N=..: none: ...',
 whose figures must be the row's.
 
+With --iters auto (header 'iters auto') every row's Iters is a K from 5 to
+10^6; the column is there exactly then. With --per-rank, Slowest and Skew
+come with a note per rank before each row, '# per-rank N=..: rank R host H
+Rank_us T Send_B B', or above 64 ranks a note per node: every rank once, on
+the header's host, sending the bytes the grid gives it; Slowest a rank whose
+Rank_us is the most, marked '(slowest)'; Skew that Rank_us over the median
+rank's (the lower middle one), each within half its last decimal (per node:
+the node's least, median and most, and Skew at least 1).
+
 The header note '# nothing crosses ranks, Send_B is 0: on grid G ...' must be
 there exactly when every row's Send_B is 0 by the grid, name the grid, the
 pieces and (on more than one rank) flags that would make the pieces remote,
@@ -39,7 +48,7 @@ import sys
 COLUMNS = ["Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces", "SelfFaces", "OffNodeFaces"]
 SIZE = {"cube": ["N"], "local": ["L", "Global"]}  # one of the two leads the row
 SWEEP = ["H"]                                       # after the size, with more than one halo width
-OPTIONAL = [["RemoteEdges", "RemoteCorners"], ["Send_min_B"], ["Min_us", "Max_us"],
+OPTIONAL = [["RemoteEdges", "RemoteCorners"], ["Send_min_B"], ["Iters"], ["Slowest", "Skew"], ["Min_us", "Max_us"],
             ["Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff"],
             ["Copy_GBps", "Peer_GBps"],
             ["Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us", "Hidden", "Comp_GBps"]]
@@ -144,6 +153,9 @@ def parse_header(lines):
             h["grid"] = (int(m.group(3)), int(m.group(4)), int(m.group(5)))
             h["directions"] = m.group(6)
             h["halos"] = [int(v) for v in m.group(7).split(",")]
+        m = re.match(r"# ranks .* iters (\S+) warmup ", line)
+        if m:
+            h["iters"] = m.group(1)
         m = re.match(r"# stencil (\w+) fields (\d+) messages (\w+)", line)
         if m:
             h["fields"] = int(m.group(2))
@@ -334,6 +346,93 @@ def check_nothing_crosses(note, h, rows_send, first_size, global_box, fields, ho
                 errors.append(f"'# nothing crosses ranks' suggests {hint}, which sends nothing across ranks either")
 
 
+RANK_NOTE = re.compile(r"# per-rank (.+?): rank (\d+) host (\S+) Rank_us ([\d.]+) Send_B (\d+)( \(slowest\))?$")
+NODE_NOTE = re.compile(r"# per-node (.+?): node (\S+) ranks (\S+) Rank_us min ([\d.]+) median ([\d.]+) max ([\d.]+) "
+                       r"\(rank (\d+)\) Send_B min (\d+) max (\d+)( \(slowest\))?$")
+
+
+def check_iters(row, h, where, errors):
+    """Iters: with 'iters auto' a K from 5 to 10^6 in every row; else no such column."""
+    auto = h.get("iters") == "auto"
+    if ("Iters" in row) != auto:
+        errors.append(f"{where}: the column Iters goes with 'iters auto' in the header, and only with it")
+    elif auto and not 5 <= int(row["Iters"]) <= 10 ** 6:
+        errors.append(f"{where}: Iters {row['Iters']} is not a K from 5 to 1000000")
+
+
+def check_ranks(row, notes, figs, hosts, where, errors):
+    """Slowest and Skew against the row's per-rank (or per-node) notes, and each rank's bytes against
+    the grid's."""
+    slowest = int(row["Slowest"])
+    if not 0 <= slowest < len(figs):
+        errors.append(f"{where}: Slowest {slowest} is not a rank")
+        return
+    skew = None if row["Skew"] == "n/a" else float(row["Skew"])
+    if skew is not None and skew < 1:
+        errors.append(f"{where}: Skew {skew} is below 1: the slowest rank over the median one")
+    ranks = [m for m in notes if m.re is RANK_NOTE]
+    nodes = [m for m in notes if m.re is NODE_NOTE]
+    if bool(ranks) == bool(nodes) or (nodes and len(figs) <= 64) or (ranks and len(figs) > 64):
+        errors.append(f"{where}: {len(ranks)} per-rank and {len(nodes)} per-node notes on {len(figs)} ranks: "
+                      "a note per rank up to 64 ranks, per node above")
+        return
+    if ranks:
+        check_rank_notes(ranks, slowest, skew, figs, hosts, where, errors)
+    else:
+        check_node_notes(nodes, slowest, figs, hosts, where, errors)
+
+
+def check_rank_notes(notes, slowest, skew, figs, hosts, where, errors):
+    if sorted(int(m.group(2)) for m in notes) != list(range(len(figs))):
+        errors.append(f"{where}: the per-rank notes name ranks {[int(m.group(2)) for m in notes]}")
+        return
+    us = [0.0] * len(figs)
+    for m in notes:
+        r = int(m.group(2))
+        us[r] = float(m.group(4))
+        if hosts and m.group(3) != hosts[r]:
+            errors.append(f"{where}: rank {r} on host {m.group(3)}, the header says {hosts[r]}")
+        if int(m.group(5)) != figs[r][0]:
+            errors.append(f"{where}: rank {r} sends {m.group(5)} bytes, the grid gives {figs[r][0]}")
+        if bool(m.group(6)) != (r == slowest):
+            errors.append(f"{where}: the note of rank {r} is{'' if m.group(6) else ' not'} marked slowest, "
+                          f"Slowest is {slowest}")
+    if us[slowest] < max(us) - 2 * US:
+        errors.append(f"{where}: Slowest {slowest} has Rank_us {us[slowest]}, rank {us.index(max(us))} has {max(us)}")
+    median = sorted(us)[(len(us) - 1) // 2]
+    if skew is None:
+        if median > US:
+            errors.append(f"{where}: Skew n/a, but the median rank's Rank_us is {median}")
+        return
+    lo = (us[slowest] - US) / (median + US)
+    hi = (us[slowest] + US) / (median - US) if median > US else float("inf")
+    if not lo - RATIO - 1e-9 <= skew <= hi + RATIO + 1e-9:
+        errors.append(f"{where}: Skew {skew} is not Rank_us of Slowest {us[slowest]} over the median rank's {median}")
+
+
+def check_node_notes(notes, slowest, figs, hosts, where, errors):
+    seen = []
+    most = max(float(m.group(6)) for m in notes)
+    for m in notes:
+        node_ranks = expand(m.group(3))
+        seen += node_ranks
+        if hosts and any(hosts[r] != m.group(2) for r in node_ranks if r < len(hosts)):
+            errors.append(f"{where}: node {m.group(2)} lists ranks {m.group(3)} the header places elsewhere")
+        sends = [figs[r][0] for r in node_ranks if r < len(figs)]
+        if sends and (int(m.group(8)), int(m.group(9))) != (min(sends), max(sends)):
+            errors.append(f"{where}: node {m.group(2)} sends {m.group(8)} to {m.group(9)} bytes, the grid gives "
+                          f"{min(sends)} to {max(sends)}")
+        lo, med, hi = float(m.group(4)), float(m.group(5)), float(m.group(6))
+        if not lo <= med <= hi or int(m.group(7)) not in node_ranks:
+            errors.append(f"{where}: node {m.group(2)}: min {lo} median {med} max {hi} (rank {m.group(7)})")
+        if bool(m.group(10)) != (int(m.group(7)) == slowest):
+            errors.append(f"{where}: node {m.group(2)}'s slowest mark against Slowest {slowest}")
+        if int(m.group(7)) == slowest and hi < most - 2 * US:
+            errors.append(f"{where}: Slowest {slowest} has Rank_us {hi}, another node's rank has {most}")
+    if sorted(seen) != list(range(len(figs))):
+        errors.append(f"{where}: the per-node notes cover ranks {sorted(seen)}, not 0-{len(figs) - 1}")
+
+
 def expected_columns(cols):
     """The order the columns must come in, and whether the run's groups fit it."""
     lead = SIZE["local"] if cols and cols[0] == "L" else SIZE["cube"]
@@ -389,6 +488,7 @@ def check(text):
     uneven = False
     checks = {}
     hidden_notes = {}  # label -> the reason of a '# Hidden LABEL: none: ...' note awaiting its row
+    rank_notes = {}    # label -> the '# per-rank' or '# per-node' notes awaiting its row
     nothing = None     # the '# nothing crosses ranks' note, without its lead
     rows_send = []     # each row's Send_B by the grid
     first_size = None
@@ -405,6 +505,9 @@ def check(text):
         m = re.match(r"# run failed \(exit (\d+)\) after (\d+) rows?: (.+)$", line)
         if m:
             failed = (index, m)
+        m = RANK_NOTE.match(line) or NODE_NOTE.match(line)
+        if m:
+            rank_notes.setdefault(m.group(1), []).append(m)
         m = re.match(r"# check (N|L)=(\d+)(?: H=(\d+))? passed (\d+) ghost cells", line)
         if m:
             size, halo = int(m.group(2)), int(m.group(3) or h["halos"][0])
@@ -441,6 +544,12 @@ def check(text):
                 check_hidden_note(note, row, where, errors)
         elif note is not None:
             errors.append(f"{where}: a Hidden note, but the table has no Hidden column")
+        check_iters(row, h, where, errors)
+        notes = rank_notes.pop(label, [])
+        if "Slowest" in row:
+            check_ranks(row, notes, figs, hosts, where, errors)
+        elif notes:
+            errors.append(f"{where}: per-rank notes, but the table has no Slowest column")
         send_min = min(f[0] for f in figs)
         uneven = uneven or send_min != send_max
         expect = {"Send_B": send_max, "RemoteFaces": max(f[1] for f in figs),
@@ -468,6 +577,8 @@ def check(text):
         errors.append("Send_min_B column although every size divides evenly")
     for label, note in hidden_notes.items():
         errors.append(f"a note '# Hidden {label}: none: {note}' of no row")
+    for label in rank_notes:
+        errors.append(f"per-rank notes of {label}, which is no row")
     check_nothing_crosses(nothing, h, rows_send, first_size, global_box, fields, hosts, errors)
     if failed is not None:
         index, m = failed
@@ -531,6 +642,31 @@ NOTHING = """# ranks 2 nodes 1 grid 1x1x2 directions x halo 1 iters 3 warmup 5
 16 0 0.6 0.000 0.000 0 2 0
 """.replace("\\\n", "")
 
+# --iters auto --per-rank: each rank's time before the trailing barrier; Skew = 31.0 / 20.0 (the lower
+# middle of two ranks is the faster one).
+PER_RANK = """# ranks 2 nodes 1 grid 1x1x2 directions z halo 1 iters auto warmup 5
+# rank_host 0:a 1:a
+# grid_source auto transport datatype
+# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces Iters Slowest Skew
+# per-rank N=64: rank 0 host a Rank_us 20.0 Send_B 65536
+# per-rank N=64: rank 1 host a Rank_us 31.0 Send_B 65536 (slowest)
+64 65536 31.1 2.104 4.209 2 0 0 1200 1 1.55
+"""
+
+# --per-rank above 64 ranks: a note per node. 128 ranks on 4x4x8 over two nodes, --axis z: each rank's
+# brick is 16x16x8, its two z faces 2 x 8 x 16 x 16 bytes; the ranks with cz = 0 and 3 (node a) and 4
+# and 7 (node b) have one face off the node.
+PER_NODE = """# ranks 128 nodes 2 grid 4x4x8 directions z halo 1 iters 50 warmup 5
+# node a ranks 0-63 devices -1*64
+# node b ranks 64-127 devices -1*64
+# grid_source auto transport datatype
+# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces Slowest Skew
+# per-node N=64: node a ranks 0-63 Rank_us min 10.0 median 11.0 max 12.0 (rank 5) Send_B min 4096 max 4096
+# per-node N=64: node b ranks 64-127 Rank_us min 10.0 median 11.0 max 20.0 (rank 70) Send_B min 4096 max 4096 \
+(slowest)
+64 4096 20.1 0.204 0.408 2 0 1 70 1.82
+""".replace("\\\n", "")
+
 FAILED = SEED + "# run failed (exit 4) after 3 rows: timeout on rank 0 after 2 s in MPI_Waitall: N=512 warm-up\n"
 
 
@@ -539,7 +675,7 @@ def self_test():
     assert rows == 3 and not errors, errors
     rows, errors = check(BOX)
     assert rows == 2 and not errors, errors
-    for table, n in ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3)):
+    for table, n in ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3), (PER_RANK, 1), (PER_NODE, 1)):
         rows, errors = check(table)
         assert rows == n and not errors, (table, errors)
     assert run_failed(FAILED) == (4, "timeout on rank 0 after 2 s in MPI_Waitall: N=512 warm-up")
@@ -582,6 +718,24 @@ def self_test():
         "not a grid of 2 ranks": NOTHING.replace("--grid 2,1,1", "--grid 2,2,1"),
         "'# run failed' says 2 rows": FAILED.replace("after 3 rows", "after 2 rows"),
         "not the last line": FAILED + "# peak resident memory per rank at most 1 B (VmHWM)\n",
+        "Slowest 0 has Rank_us 20.0": PER_RANK.replace("0 1200 1 1.55", "0 1200 0 1.55"),
+        "is not Rank_us of Slowest": PER_RANK.replace("1200 1 1.55", "1200 1 1.20"),
+        "the grid gives 65536": PER_RANK.replace("31.0 Send_B 65536", "31.0 Send_B 65535"),
+        "the per-rank notes name ranks [1]": PER_RANK.replace("# per-rank N=64: rank 0 host a Rank_us 20.0 "
+                                                              "Send_B 65536\n", ""),
+        "is not marked slowest": PER_RANK.replace(" (slowest)", ""),
+        "the header says a": PER_RANK.replace("rank 0 host a", "rank 0 host b"),
+        "is not a K from 5 to 1000000": PER_RANK.replace("0 1200 1", "0 3 1"),
+        "goes with 'iters auto'": PER_RANK.replace("iters auto", "iters 50"),
+        "Skew 0.9 is below 1": PER_RANK.replace("1 1.55", "1 0.90"),
+        "node b sends 4096 to 4097 bytes": PER_NODE.replace("max 4096 (slowest)", "max 4097 (slowest)"),
+        "node a's slowest mark": PER_NODE.replace("(rank 5) Send_B min 4096 max 4096\n",
+                                                  "(rank 5) Send_B min 4096 max 4096 (slowest)\n"),
+        "not 0-127": PER_NODE.replace("ranks 64-127 Rank_us", "ranks 64-126 Rank_us"),
+        "a note per rank up to 64 ranks, per node above": PER_RANK.replace(
+            "# per-rank N=64: rank 0 host a Rank_us 20.0 Send_B 65536",
+            "# per-node N=64: node a ranks 0-1 Rank_us min 1.0 median 1.0 max 1.0 (rank 0) Send_B min 1 max 1"),
+        "but the table has no Slowest column": SEED.replace("# N Send_B", PER_RANK.splitlines()[4] + "\n# N Send_B"),
     }
     for what, text in bad_v3.items():
         _, errors = check(text)
@@ -597,7 +751,7 @@ def self_test():
     odd = odd.replace("64 65536 31.1 2.104 4.209 2 0 0", "17 2448 10.0 0.245 0.490 2 0 0")
     _, errors = check(odd)
     assert any("no Send_min_B column" in e for e in errors), errors
-    print(f"check_table self-test: 5 good tables passed, {len(bad) + len(bad_box) + len(bad_v3) + 2} broken tables "
+    print(f"check_table self-test: 7 good tables passed, {len(bad) + len(bad_box) + len(bad_v3) + 2} broken tables "
           "caught")
     return 0
 

@@ -58,16 +58,18 @@ NA = "n/a"
 
 # Run settings, one per CSV column in this order (the JSON file holds them in "program" and "run").
 SETTINGS = ("program", "version", "commit", "backend", "device", "ranks", "nodes", "oversubscribed",
-            "ranks_per_core", "grid", "grid_source", "directions", "halo", "iters", "warmup",
+            "ranks_per_core", "grid", "grid_source", "directions", "halo", "iters", "min_time", "warmup",
             "repeats", "pack", "self", "transport", "schedule", "gpu_aware", "contiguous",
             "hugepages", "stencil", "overlap", "streams", "progress", "local", "fields", "messages",
-            "method", "rma_sync")
+            "method", "rma_sync", "per_rank")
 # The settings version 3 added: None in the runs of older files, which did not record them.
-V3_SETTINGS = ("oversubscribed", "ranks_per_core")
+V3_SETTINGS = ("oversubscribed", "ranks_per_core", "min_time", "per_rank")
+# iters is a whole number, or "auto" (version 3: each row's K chosen by time, in its Iters).
+AUTO = "auto"
 # Every column of a row, in file order (the registry's order: build/halobw-columns).
 COLUMNS = ("N", "L", "Global", "H", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
-           "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B", "Min_us",
-           "Max_us", "Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff",
+           "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B", "Iters", "Slowest",
+           "Slowest_host", "Skew", "Min_us", "Max_us", "Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff",
            "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us",
            "Hidden", "Comp_GBps", "Field_MiB", "Huge_MiB")
 # Measured in every row of every file (the registry's groups standard and send_min).
@@ -80,6 +82,14 @@ OPTIONAL = tuple(c for c in COLUMNS if c not in MEASURES)
 SIZES = ("N", "L")
 # In every row of a version-2 file besides MEASURES and the size (version 1: derived).
 ROW_IDS = ("Global", "H")
+# In every row of a version-3 file besides those: the row's K, and the slowest rank (its time
+# before the trailing barrier), its host, and that time over the median rank's (Skew, NA where
+# the median rank's is 0). None in the rows of older files.
+V3_ROW_COLUMNS = ("Iters", "Slowest", "Slowest_host", "Skew")
+# The columns version 3 added.
+V3_COLUMNS = ("Noise_us",) + V3_ROW_COLUMNS
+# A JSON row's members that are no column (not in the CSV): --per-rank's list of every rank.
+ROW_LISTS = ("ranks",)
 # The optional measurements: empty / absent when not measured, NA when they could not be.
 OPTIONAL_MEASURES = tuple(c for c in OPTIONAL if c not in SIZES + ROW_IDS)
 # The last columns of a CSV row: what JSON holds in "program" and "run" besides the settings.
@@ -97,9 +107,9 @@ STATES = ("complete", "failed", "incomplete")
 WARNINGS = ("nothing crossed ranks: ",)
 # Optional fields the benchmark may write as JSON null: n/a (could not be measured) and, for
 # Hidden, no share (version 3).
-NA_FIELDS = ("Eff", "Peer_GBps", "Hidden")
+NA_FIELDS = ("Skew", "Eff", "Peer_GBps", "Hidden")
 # Of those, the ones a version-3 CSV writes as n/a; its Hidden is an empty field instead.
-CSV_NA_FIELDS = ("Eff", "Peer_GBps")
+CSV_NA_FIELDS = ("Skew", "Eff", "Peer_GBps")
 # Fields a version-3 CSV may leave empty in a row that has their group: Hidden, no share.
 UNRESOLVED_FIELDS = ("Hidden",)
 # Each optional measurement's group: a row has all of a group or none of it, but for
@@ -117,17 +127,20 @@ GROUPS = {
 KEY = ("size", "H", "directions", "grid", "pack", "fields", "messages", "method", "stencil")
 
 INT_FIELDS = frozenset(("ranks", "nodes", "oversubscribed", "iters", "warmup", "repeats", "contiguous", "overlap",
-                        "streams", "local", "fields", "N", "L", "H", "Send_B", "RemoteFaces",
-                        "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B"))
-TEXT = -2  # the decimals of a text column (Global), as the registry has it
+                        "streams", "local", "fields", "per_rank", "N", "L", "H", "Send_B", "RemoteFaces",
+                        "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B", "Iters",
+                        "Slowest"))
+TEXT = -2  # the decimals of a text column (Global, Slowest_host), as the registry has it
 # Decimals the CSV prints; JSON numbers are not rounded.
-DECIMALS = {"Global": TEXT, "Time_us": 1, "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
+DECIMALS = {"Global": TEXT, "Slowest_host": TEXT, "Skew": 2, "min_time": 3, "Time_us": 1, "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
             "Pack_us": 1, "Mpi_us": 1, "Stage_us": 1, "Unpack_us": 1, "Xfer_us": 1, "Xfer_GBps": 3,
             "Eff": 2, "Copy_GBps": 3, "Peer_GBps": 3, "Comp_us": 1, "Blocking_us": 1,
             "Overlap_us": 1, "Exposed_us": 1, "Noise_us": 1, "Hidden": 2, "Comp_GBps": 3,
             "Field_MiB": 1, "Huge_MiB": 1, "ranks_per_core": 2}
 # Least value of the integer fields.
-INT_MIN = {"ranks": 1, "nodes": 1, "iters": 1, "repeats": 1, "fields": 1, "N": 1, "L": 1, "H": 1}
+INT_MIN = {"ranks": 1, "nodes": 1, "iters": 1, "repeats": 1, "fields": 1, "N": 1, "L": 1, "H": 1, "Iters": 1}
+# --iters auto: each row's K lies in this range.
+AUTO_ITERS = (5, 1000000)
 ENUMS = {
     "backend": ("host", "cuda", "hip"),
     "grid_source": ("auto", "--grid", "OPENPFC_FD_PROC_GRID"),
@@ -147,6 +160,7 @@ ENUMS = {
     "streams": (1, 2),
     "progress": ("wait", "poll"),
     "local": (0, 1),
+    "per_rank": (0, 1),
     "messages": ("aggregated", "separate"),
     "method": ("p2p", "persistent", "neighbor", "rma"),
     # The synchronisation of --method rma; "-" with the other methods.
@@ -162,7 +176,7 @@ NUMBER_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 # Version 2 (schema_version 2 JSON; CSV with these columns): no status, no Noise_us, no
 # V3_SETTINGS; its Hidden was (Blocking_us - Overlap_us) / Time_us, n/a when Time_us was 0.
 V2_SETTINGS = tuple(s for s in SETTINGS if s not in V3_SETTINGS)
-V2_COLUMNS = tuple(c for c in COLUMNS if c != "Noise_us")
+V2_COLUMNS = tuple(c for c in COLUMNS if c not in V3_COLUMNS)
 V2_CSV_COLUMNS = V2_SETTINGS + V2_COLUMNS + PROVENANCE
 # Version 1 (schema_version 1 JSON; CSV with '#' comment lines and these columns).
 V1_SETTINGS = V2_SETTINGS[:V2_SETTINGS.index("contiguous") + 1]
@@ -215,8 +229,9 @@ class Run:
 class Row:
     """One size (and halo width) of one run: the run's settings and the row's measurements."""
 
-    def __init__(self, path, line, run, measured):
+    def __init__(self, path, line, run, measured, ranks=None):
         self.path, self.line, self.run, self.measured = path, line, run, measured
+        self.ranks = ranks  # --per-rank, JSON: [{"rank", "host", "Rank_us", "Send_B"}, ...]; else None
 
     def __getitem__(self, name):
         if name in self.measured:
@@ -388,6 +403,24 @@ def _check_row(path, line, s, m):
         raise ResultError(path, line, f"Hidden {hidden} is outside [0, 1] (a share, or none)")
     if isinstance(m.get("Noise_us"), float) and m["Noise_us"] < 0:
         raise ResultError(path, line, f"Noise_us {m['Noise_us']} is negative")
+    if s.get("per_rank") is not None:  # version 3
+        _check_v3_row(path, line, s, m)
+
+
+def _check_v3_row(path, line, s, m):
+    """Version 3: the row's K against the run's iters, and the slowest rank."""
+    missing = [k for k in V3_ROW_COLUMNS if m.get(k) is None or m.get(k) == ""]
+    if missing:
+        raise ResultError(path, line, f"a version-3 row lacks {','.join(missing)}")
+    if s["iters"] == AUTO and not AUTO_ITERS[0] <= m["Iters"] <= AUTO_ITERS[1]:
+        raise ResultError(path, line, f"Iters {m['Iters']} with iters auto: K is from {AUTO_ITERS[0]} to "
+                          f"{AUTO_ITERS[1]}")
+    if s["iters"] != AUTO and m["Iters"] != s["iters"]:
+        raise ResultError(path, line, f"Iters {m['Iters']} is not the run's iters {s['iters']}")
+    if m["Slowest"] >= s["ranks"]:
+        raise ResultError(path, line, f"Slowest {m['Slowest']} is not one of the {s['ranks']} ranks")
+    if isinstance(m["Skew"], float) and m["Skew"] < 1:
+        raise ResultError(path, line, f"Skew {m['Skew']} is below 1: the slowest rank's time over the median's")
 
 
 def _check_status(path, line, st):
@@ -464,6 +497,8 @@ def _csv_value(path, line, name, text):
         if name in MAY_BE_EMPTY or name in PROVENANCE:
             return text
         raise ResultError(path, line, f"{name} is empty")
+    if name == "iters" and text == AUTO:
+        return AUTO
     if name in INT_FIELDS:
         if not INT_RE.match(text):
             raise ResultError(path, line, f"{name}: {text!r} is not a whole number")
@@ -473,6 +508,8 @@ def _csv_value(path, line, name, text):
     elif name == "Global":
         if not GRID_RE.match(text):
             raise ResultError(path, line, f"Global: {text!r} is not GXxGYxGZ")
+        value = text
+    elif DECIMALS.get(name) == TEXT:
         value = text
     elif name in DECIMALS:
         if not NUMBER_RE.match(text):
@@ -783,8 +820,10 @@ def _read_json(path, text):
         elif key in V3_SETTINGS and version < 3:
             s[key] = None  # not recorded before version 3
             continue
-        elif key == "ranks_per_core":
+        elif key in ("ranks_per_core", "min_time"):
             s[key] = c.number(run, key, "run")
+        elif key == "iters" and version >= 3 and run.get("iters") == AUTO:
+            s[key] = AUTO
         elif key in INT_FIELDS:
             s[key] = c.integer(run, key, "run")
         else:
@@ -830,6 +869,8 @@ def _read_json(path, text):
         for key in OPTIONAL_MEASURES:
             if key not in item:
                 m[key] = None
+            elif DECIMALS.get(key) == TEXT:
+                m[key] = c.string(item, key, where)
             elif key in INT_FIELDS:
                 m[key] = c.integer(item, key, where)
             else:
@@ -838,8 +879,33 @@ def _read_json(path, text):
                     m[key] = NA
         line = c.line_of(item.start)
         _check_row(path, line, s, m)
-        rows.append(Row(path, line, the_run, m))
+        ranks = _json_ranks(c, item, where, s, m) if version >= 3 else None
+        rows.append(Row(path, line, the_run, m, ranks))
     return ResultFile(path, "json", [the_run], rows, version, status)
+
+
+def _json_ranks(c, item, where, s, m):
+    """Version 3, --per-rank: a row's "ranks", every rank in order with its host, its time (Rank_us,
+    before the trailing barrier) and its bytes; none without --per-rank."""
+    if not s["per_rank"]:
+        if "ranks" in item:
+            c.fail(item, "ranks", f"{where}.ranks without per_rank: only --per-rank lists the ranks")
+        return None
+    listed = c.member(item, "ranks", where, ("array",), "an array of the ranks")
+    out = []
+    for i, e in enumerate(listed):
+        w = f"{where}.ranks[{i}]"
+        if not isinstance(e, _Obj):
+            c.fail(item, "ranks", f"{w} must be an object, not {_json_repr(e)}")
+        f = {"rank": c.integer(e, "rank", w), "host": c.string(e, "host", w), "Rank_us": c.number(e, "Rank_us", w),
+             "Send_B": c.integer(e, "Send_B", w)}
+        if f["rank"] != i or not m["Send_min_B"] <= f["Send_B"] <= m["Send_B"]:
+            c.fail(e, "rank", f"{w}: rank {f['rank']} sending {f['Send_B']} B: the ranks in order, each between "
+                   f"Send_min_B and Send_B")
+        out.append(f)
+    if len(out) != s["ranks"]:
+        c.fail(item, "ranks", f"{where}.ranks lists {len(out)} ranks of {s['ranks']}")
+    return out
 
 
 def _check_hosts(c, run, hosts, s):
@@ -948,6 +1014,10 @@ def _field_problem(name, text, version=SCHEMA_VERSION):
         return None if re.match(r"^(|0|[1-9][0-9]*)$", text) else "a whole number or empty"
     if text == "" and (name in OPTIONAL_MEASURES or name in SIZES or name in MAY_BE_EMPTY):
         return None
+    if name == "iters" and text == AUTO and version >= 3:
+        return None
+    if DECIMALS.get(name) == TEXT and name != "Global":
+        return None
     if name == "Global":
         return None if GRID_RE.match(text) else "GXxGYxGZ"
     if name in INT_FIELDS:
@@ -982,6 +1052,10 @@ def _group_problems(rec):
                        f"repeats {rec['repeats']}, overlap {rec['overlap']}")
     if rec["hugepages"] == "off" and rec["Field_MiB"] != "":
         out.append("Field_MiB filled with hugepages off")
+    if "status" in rec:
+        empty = [n for n in V3_ROW_COLUMNS if rec[n] == ""]
+        if empty:
+            out.append(f"{','.join(empty)} empty: every version-3 row has them")
     return out
 
 

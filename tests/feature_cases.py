@@ -13,11 +13,20 @@ Suites:
             1 2 4 8 ranks
   hugepages --hugepages on|off: the header, the note per row, the JSON figures
   options   the new options' bad input: exit 2, one line, no row
+  slowest   a rank made slow on purpose (HALOBW_TEST_HOOK_SLOW) is the one named Slowest in the table
+            (--per-rank), the CSV and the JSON, at 2, 4 and 8 ranks; the JSON lists every rank
+  slowest_at_scale  --per-rank above 64 ranks: a note per node in the table, every rank in the JSON
+  iters     --iters auto: Iters in the table and the files, a K from 5 to 10^6 per row, with --warmup 0,
+            --breakdown, --limit, --overlap and --repeats; --iters N as before, its K in the files
 Usage: feature_cases.py --exe ... --mpiexec ... --checker ... SUITE   (as run_cases.py)
 """
+import csv
 import json
 import os
+import shutil
+import socket
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_cases  # noqa: E402  (the Runner: launching, judging, the checker)
@@ -235,8 +244,147 @@ def options(r):
     r.rejected(2, ["--local", "3", "--halo", "4", "--axis", "z"], "below the halo width")
 
 
+def table_row(out):
+    rows = rows_of(out)
+    return rows[0] if rows else {}
+
+
+def slowest(r):
+    work = tempfile.mkdtemp(prefix="halobw-slowest-")
+    try:
+        for ranks in (2, 4, 8):
+            slowest_named(r, work, ranks, 1 if ranks == 2 else ranks // 2 + 1)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def slowest_named(r, work, ranks, slow):
+    """Rank `slow` sleeps after every exchange: it ends its K exchanges last. With --per-rank the table
+    names it (checked by check_table against the per-rank notes) and the JSON lists every rank; without,
+    the CSV still names it. Few exchanges: each costs the slow rank its sleep."""
+    env = {"HALOBW_TEST_HOOK_SLOW": str(slow)}
+    flags = ["--faces", "--sizes", "12", "--iters", "3", "--warmup", "1"]
+    path = os.path.join(work, f"slow{ranks}.json")
+    out = r.table(ranks, flags + ["--per-rank", "--format", "json", "--output", path], env, rows=1,
+                  expect=["Slowest Skew", f"# per-rank N=12: rank {slow} host "])
+    if not out:
+        return
+    r.cases += 1
+    what = f"-n {ranks} slow rank {slow}"
+    problems = []
+    row = table_row(out)
+    if row.get("Slowest") != str(slow) or f"rank {slow} host" not in [l for l in out.splitlines()
+                                                                     if l.endswith("(slowest)")][0]:
+        problems.append(f"the table names {row.get('Slowest')}")
+    doc = json.load(open(path))
+    j = doc["rows"][0]
+    if j["Slowest"] != slow or j["Slowest_host"] != socket.gethostname() or doc["run"]["per_rank"] != 1:
+        problems.append(f"the JSON names {j['Slowest']} on {j['Slowest_host']}")
+    listed = j.get("ranks", [])
+    if [e["rank"] for e in listed] != list(range(ranks)) or any(e["host"] != socket.gethostname() for e in listed):
+        problems.append(f"the JSON lists {listed}")
+    elif max(listed, key=lambda e: e["Rank_us"])["rank"] != slow or not all(e["Send_B"] <= j["Send_B"] for e in listed):
+        problems.append(f"the JSON's ranks do not make {slow} the slowest: {listed}")
+    invalid = run_cases.validate(r, [path])
+    if invalid:
+        problems.append(invalid)
+    # Without --per-rank the table keeps its columns, and the CSV still names the slow rank.
+    csv_path = os.path.join(work, f"slow{ranks}.csv")
+    plain = r.table(ranks, flags + ["--format", "csv", "--output", csv_path], env, rows=1)
+    if plain:
+        c = list(csv.DictReader(open(csv_path, newline="")))[0]
+        if " Slowest" in [l for l in plain.splitlines() if l.startswith("# N ")][0] or "# per-rank" in plain:
+            problems.append("Slowest or per-rank notes in the table without --per-rank")
+        if c["Slowest"] != str(slow) or c["Slowest_host"] != socket.gethostname() or float(c["Skew"]) < 1:
+            problems.append(f"the CSV names {c['Slowest']} on {c['Slowest_host']}, Skew {c['Skew']}")
+        invalid = run_cases.validate(r, [csv_path])
+        if invalid:
+            problems.append(invalid)
+    if problems:
+        r.fail(what, "; ".join(problems) + "\n" + out)
+    else:
+        print(f"ok   {what}: named in the table, the JSON and the CSV")
+
+
+def slowest_at_scale(r):
+    """65 ranks: the table has one --per-rank note per node (check_table holds it against the grid),
+    the JSON every rank."""
+    work = tempfile.mkdtemp(prefix="halobw-scale-")
+    try:
+        path = os.path.join(work, "r65.json")
+        out = r.table(65, ["--axis", "z", "--sizes", "130", "--iters", "3", "--warmup", "1", "--hugepages", "off",
+                           "--per-rank", "--format", "json", "--output", path], rows=1,
+                      expect=[f"# per-node N=130: node {socket.gethostname()} ranks 0-64 Rank_us min "])
+        if not out:
+            return
+        r.cases += 1
+        doc = json.load(open(path))
+        listed = doc["rows"][0]["ranks"]
+        invalid = run_cases.validate(r, [path])
+        if len(listed) != 65 or "# per-rank N=" in out or invalid:
+            r.fail("-n 65 --per-rank", f"{len(listed)} ranks in the JSON; {invalid}\n{out}")
+        else:
+            print("ok   -n 65 --per-rank: a note per node, 65 ranks in the JSON")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def iters(r):
+    work = tempfile.mkdtemp(prefix="halobw-iters-")
+    try:
+        cases = [
+            (2, ["--axis", "z", "--sizes", "16,32", "--min-time", "0.01"], 2),
+            (4, ["--faces", "--sizes", "12", "--min-time", "0.005", "--warmup", "0", "--breakdown", "--limit",
+                 "--overlap", "--repeats", "2", "--per-rank"], 1),
+            (1, ["--faces", "--sizes", "8:16", "--min-time", "0.005"], 2),
+        ]
+        for n, (ranks, flags, rows) in enumerate(cases):
+            iters_auto(r, work, n, ranks, flags, rows)
+        # --iters N: as before; its K is in the files, the table shows no Iters.
+        path = os.path.join(work, "fixed.csv")
+        out = r.table(2, ["--axis", "z", "--sizes", "16", "--iters", "7", "--warmup", "1", "--format", "csv",
+                          "--output", path], rows=1)
+        if out:
+            r.cases += 1
+            c = list(csv.DictReader(open(path, newline="")))[0]
+            if " Iters" in out or "# iters auto" in out or (c["iters"], c["Iters"]) != ("7", "7"):
+                r.fail("--iters 7", f"iters {c['iters']} Iters {c['Iters']}\n{out}")
+            else:
+                print("ok   --iters 7: Iters 7 in the CSV, no Iters in the table")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def iters_auto(r, work, n, ranks, flags, rows):
+    path = os.path.join(work, f"auto{n}.json")
+    out = r.table(ranks, flags + ["--iters", "auto", "--format", "json", "--output", path], rows=rows,
+                  expect=[" iters auto warmup ", "# iters auto: each row's K (column Iters) from its warm-up", " Iters"])
+    if not out:
+        return
+    r.cases += 1
+    what = f"-n {ranks} {' '.join(flags)} --iters auto"
+    doc = json.load(open(path))
+    ks = [j["Iters"] for j in doc["rows"]]
+    want_time = float(flags[flags.index("--min-time") + 1])
+    problems = []
+    if doc["run"]["iters"] != "auto" or doc["run"]["min_time"] != want_time:
+        problems.append(f"run.iters {doc['run']['iters']} min_time {doc['run']['min_time']}")
+    if not all(isinstance(k, int) and 5 <= k <= 10 ** 6 for k in ks) or ks != [int(t["Iters"]) for t in rows_of(out)]:
+        problems.append(f"Iters {ks} against the table's {[t['Iters'] for t in rows_of(out)]}")
+    if "--warmup" in flags and "(--warmup 0: one exchange, untimed, to estimate from)" not in out:
+        problems.append("no word of the estimate with --warmup 0")
+    invalid = run_cases.validate(r, [path])
+    if invalid:
+        problems.append(invalid)
+    if problems:
+        r.fail(what, "; ".join(problems) + "\n" + out)
+    else:
+        print(f"ok   {what}: K per row {ks}")
+
+
 def main():
-    return run_cases.run_suite(["overlap", "shapes", "methods", "hugepages", "options"], globals())
+    return run_cases.run_suite(["overlap", "shapes", "methods", "hugepages", "options", "slowest", "slowest_at_scale",
+                                "iters"], globals())
 
 
 if __name__ == "__main__":

@@ -415,6 +415,31 @@ def bad_input(r):
         reject(ranks, ["--quiet"], "--quiet needs --output")
         reject(ranks, ["--format", "xml"], "--format")
         reject(ranks, ["--timeout", "-1"], "--timeout")
+    # The sweep and shape syntax (issue 22): empty and reversed ranges, extents of zero or in a range,
+    # too many rows; the new options' bad values; a typo named with its nearest option.
+    for flags, fragment in ((["--sizes", "512:64"], "--sizes: '512:64' gives no size"),
+                            (["--sizes", "64:"], "--sizes: '64:'"),
+                            (["--local", ":32"], "--local: ':32'"),
+                            (["--sizes", "16:64:0"], "the step '0'"),
+                            (["--sizes", "16:64:x1"], "is not x followed by a number above 1"),
+                            (["--sizes", "0x64x64"], "--sizes: '0x64x64': the extent '0'"),
+                            (["--sizes", "64x64x64:128"], "not extents NXxNYxNZ"),
+                            (["--sizes", "1:2000:1"], "more than 1000 sizes"),
+                            (["--sizes", "1:512:1", "--halo", "1,2"], "make 1024 rows; a run has at most 1000"),
+                            (["--periodic", "x,w"], "--periodic: 'w' is not an axis"),
+                            (["--periodic", "x,x"], "named twice"),
+                            (["--placement", "linear,cart"], "needs --dry-run"),
+                            (["--placement", "spiral"], "--placement: 'spiral'"),
+                            (["--iters", "auto", "--min-time", "0"], "--min-time: '0' is not a number of seconds"),
+                            (["--min-time", "0.5"], "--min-time needs --iters auto"),
+                            (["--iters", "sometimes"], "--iters: 'sometimes'"),
+                            (["--dry-run", "--ranks", "0"], "--ranks: '0' is not a whole number"),
+                            (["--ranks", "8"], "--ranks needs --dry-run"),
+                            (["--dry-run", "--ranks-per-node", "0"], "--ranks-per-node: '0'"),
+                            (["--size", "64"], "--size: unknown option; did you mean --sizes?"),
+                            (["--sizes", "--format", "json"], "--sizes needs a value"),
+                            (["--grid", "1x1"], "--grid: '1x1' is not GXxGYxGZ or GX,GY,GZ")):
+        reject(2, flags, fragment)
     reject(2, ["--sizes", "1"], "below the halo width")
     reject(2, ["--sizes", "5", "--halo", "3", "--axis", "z"], "below the halo width")
     from concurrent.futures import ThreadPoolExecutor

@@ -4,6 +4,10 @@
 // fit the rank count. Every rank runs every case; verdicts are agreed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "shapes.hpp"
 
 #include <fmt/format.h>
@@ -221,6 +225,53 @@ TEST(Clock, CallsWarmupPlusIters) {
   const auto blocks = time_blocks(comm, 2, 4, 3, [&calls] { ++calls; });
   EXPECT_EQ(blocks.size(), 3u);
   EXPECT_EQ(calls, 2 + 3 * 4);  // one warm-up, three blocks
+  // A rank's own time ends before the trailing barrier, the block's after it.
+  for (const BlockTime& b : blocks) EXPECT_LE(b.own, b.total);
+}
+
+// --iters auto: the warm-up is run (at least one call), and every rank gets
+// the same K within its bounds, the most any rank needs.
+TEST(Clock, AutoItersAgreedByEveryRank) {
+  const Comm comm(MPI_COMM_WORLD);
+  for (const int warmup : {0, 3}) {
+    int calls = 0;
+    const int k = warm_up_and_choose_iters(comm, warmup, 0.01, [&] {
+      ++calls;
+      if (comm.rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    });
+    EXPECT_EQ(calls, std::max(warmup, 1));
+    EXPECT_GE(k, kAutoItersLeast);
+    EXPECT_LE(k, kAutoItersMost);
+    std::vector<int> all(static_cast<std::size_t>(comm.size()));
+    MPI_Allgather(&k, 1, MPI_INT, all.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    EXPECT_TRUE(std::all_of(all.begin(), all.end(), [k](int v) { return v == k; }));
+  }
+}
+
+// Each rank's own time and bytes gathered to rank 0: the slowest rank named,
+// with its host, and with --per-rank every rank's figures.
+TEST(Reduce, TheSlowestRankIsNamed) {
+  const Comm comm(MPI_COMM_WORLD);
+  const int r = comm.rank();
+  const int slow = comm.size() / 2;
+  std::vector<std::string> hosts;
+  for (int i = 0; i < comm.size(); ++i) hosts.push_back("host" + std::to_string(i));
+  for (const bool per_rank : {false, true}) {
+    Row row;
+    reduce_ranks(comm, r == slow ? 3.0 : 1.0 + 0.1 * r, 100u * static_cast<std::uint64_t>(r), hosts, per_rank,
+                 row);
+    if (r != 0) continue;  // rank 0 keeps the row
+    EXPECT_EQ(row.slowest, slow);
+    EXPECT_EQ(row.slowest_host, "host" + std::to_string(slow));
+    ASSERT_TRUE(row.skew);
+    EXPECT_GE(*row.skew, comm.size() > 1 ? 1.5 : 1.0);
+    EXPECT_EQ(row.ranks.size(), per_rank ? hosts.size() : 0u);
+    for (const RankFigures& f : row.ranks) {
+      EXPECT_EQ(f.send_bytes, 100u * static_cast<std::uint64_t>(f.rank));
+      EXPECT_EQ(f.host, hosts[static_cast<std::size_t>(f.rank)]);
+      EXPECT_DOUBLE_EQ(f.seconds, f.rank == slow ? 3.0 : 1.0 + 0.1 * f.rank);
+    }
+  }
 }
 
 // --breakdown times the phases inside the exchange: with a phase clock the

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 
+#include "halobw/cli/help.hpp"
 #include "halobw/cli/options.hpp"
 #include "halobw/plan/layout.hpp"
 
@@ -106,7 +108,7 @@ TEST(Options, BadCountsAndFlags) {
   expect_error({"--axis", "z", "--faces"}, "excludes");
   expect_error({"--pack", "fast"}, "--pack");
   expect_error({"--self", "none"}, "--self");
-  expect_error({"--frobnicate"}, "--frobnicate");
+  expect_error({"--frobnicate"}, "--frobnicate: unknown option; --help lists them");
   expect_error({"--cuda", "--hip"}, "excludes");
   expect_error({"--timeout", "-1"}, "--timeout");
   expect_error({"--timeout", "soon"}, "--timeout");
@@ -130,8 +132,23 @@ TEST(Options, BadGrid) {
   expect_error({"--grid", "2,0,1"}, "GX,GY,GZ");
   expect_error({"--grid", "a,b,c"}, "GX,GY,GZ");
   expect_error({"--grid", "2,1,1,1"}, "GX,GY,GZ");
-  expect_error({}, "OPENPFC_FD_PROC_GRID", {{"OPENPFC_FD_PROC_GRID", "2x1x1"}});
+  expect_error({"--grid", "2x1,1"}, "GXxGYxGZ or GX,GY,GZ");  // one separator or the other
+  expect_error({"--grid", "2x1"}, "GXxGYxGZ");
+  expect_error({"--grid", "0x1x2"}, "at least 1");
+  expect_error({}, "OPENPFC_FD_PROC_GRID", {{"OPENPFC_FD_PROC_GRID", "2x1x1x1"}});
   expect_error({}, "OPENPFC_FD_PROC_GRID", {{"OPENPFC_FD_PROC_GRID", "1,-1,2"}});
+}
+
+TEST(Options, GridAsPrinted) {
+  // The header prints grids as GXxGYxGZ: the flag and the variable take that form too.
+  const auto flag = parse({"--grid", "1x1x3"});
+  ASSERT_TRUE(flag.ok()) << flag.failure().message;
+  EXPECT_EQ(*flag->options.grid, (Dims3{1, 1, 3}));
+  const auto env = parse({}, {{"OPENPFC_FD_PROC_GRID", "2x1x1"}});
+  ASSERT_TRUE(env.ok()) << env.failure().message;
+  EXPECT_EQ(*env->options.grid, (Dims3{2, 1, 1}));
+  EXPECT_EQ(*parse_grid("4,2,1"), (Dims3{4, 2, 1}));
+  EXPECT_EQ(*parse_grid("4x2x1"), (Dims3{4, 2, 1}));
 }
 
 TEST(Options, BackendsOfThisBuild) {
@@ -241,4 +258,229 @@ TEST(Layout, FaceMustFitOneMessage) {
   const auto e = validate_layout(o, 1);
   ASSERT_TRUE(e);
   EXPECT_NE(e->message.find("beyond one MPI message"), std::string::npos) << e->message;
+}
+
+namespace {
+
+std::vector<Index3> cubes(std::vector<std::int64_t> sides) {
+  std::vector<Index3> out;
+  for (auto n : sides) out.push_back({n, n, n});
+  return out;
+}
+
+std::vector<Index3> sizes_of(std::vector<std::string> args) {
+  const auto r = parse(std::move(args));
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.failure().message);
+  return r.ok() ? r->options.sizes : std::vector<Index3>{};
+}
+
+}  // namespace
+
+TEST(Options, SizeRanges) {
+  // A:B doubles from A, as OSU's -m does; B itself when it is on the way.
+  EXPECT_EQ(sizes_of({"--sizes", "64:512"}), cubes({64, 128, 256, 512}));
+  EXPECT_EQ(sizes_of({"--sizes", "64:500"}), cubes({64, 128, 256}));
+  EXPECT_EQ(sizes_of({"--sizes", "48:48"}), cubes({48}));
+  EXPECT_EQ(sizes_of({"--sizes", "24:100"}), cubes({24, 48, 96}));
+  // A:B:S steps; lists and ranges mix, in the order given (repeats kept).
+  EXPECT_EQ(sizes_of({"--sizes", "16:32:8"}), cubes({16, 24, 32}));
+  EXPECT_EQ(sizes_of({"--sizes", "16:30:8"}), cubes({16, 24}));
+  EXPECT_EQ(sizes_of({"--sizes", "32,48,64:512"}), cubes({32, 48, 64, 128, 256, 512}));
+  EXPECT_EQ(sizes_of({"--sizes", "8,8:16:4,8"}), cubes({8, 8, 12, 16, 8}));
+  EXPECT_EQ(sizes_of({"--sizes", "8", "16:32"}), cubes({8, 16, 32}));  // CLI11's space-separated values too
+  // A:B:xF: a geometric factor, rounded to whole cells, repeats from the rounding dropped.
+  EXPECT_EQ(sizes_of({"--sizes", "16:20:x1.1"}), cubes({16, 18, 19}));  // 16, 17.6, 19.36
+  EXPECT_EQ(sizes_of({"--sizes", "1:4:x1.2"}), cubes({1, 2, 3, 4}));    // 1, 1.2, 1.44, 1.73, 2.07, ...
+  EXPECT_EQ(sizes_of({"--sizes", "100:1000:x10"}), cubes({100, 1000}));
+  EXPECT_EQ(sizes_of({"--sizes", "64:216:x1.5"}), cubes({64, 96, 144, 216}));
+  EXPECT_EQ(sizes_of({"--sizes", "10:12:x100"}), cubes({10}));
+  // A factor just above 1 yields every whole number once, without a step per power of F.
+  const auto fine = sizes_of({"--sizes", "1:900:x1.0000000001"});
+  ASSERT_EQ(fine.size(), 900u);
+  EXPECT_EQ(fine.back(), (Index3{900, 900, 900}));
+  // --local takes the same forms.
+  const auto local = parse({"--local", "8:32,4x4x2"});
+  ASSERT_TRUE(local.ok()) << local.failure().message;
+  EXPECT_TRUE(local->options.local);
+  EXPECT_EQ(local->options.sizes, (std::vector<Index3>{{8, 8, 8}, {16, 16, 16}, {32, 32, 32}, {4, 4, 2}}));
+}
+
+TEST(Options, SizeExtents) {
+  EXPECT_EQ(sizes_of({"--sizes", "128x512x512"}), (std::vector<Index3>{{128, 512, 512}}));
+  EXPECT_EQ(sizes_of({"--sizes", "64,32x64x16"}), (std::vector<Index3>{{64, 64, 64}, {32, 64, 16}}));
+  EXPECT_EQ(sizes_of({"--sizes=7x7x7"}), cubes({7}));
+}
+
+TEST(Options, BadSizeSyntax) {
+  // Empty and reversed ranges yield no size: refused, saying which.
+  expect_error({"--sizes", "512:64"}, "'512:64' gives no size: it ends below where it starts (write 64:512)");
+  expect_error({"--sizes", "64:32:8"}, "gives no size");
+  expect_error({"--sizes", "64:"}, "--sizes: '64:'");
+  expect_error({"--sizes", ":64"}, "--sizes: ':64'");
+  expect_error({"--sizes", "64::8"}, "--sizes: '64::8'");
+  expect_error({"--sizes", ":"}, "--sizes");
+  expect_error({"--sizes", "1:2:3:4"}, "is not N, NXxNYxNZ, or a range");
+  expect_error({"--sizes", "0:64"}, "'0' is not a whole number from 1");
+  expect_error({"--sizes", "16:64:0"}, "the step '0'");
+  expect_error({"--sizes", "16:64:-8"}, "the step '-8'");
+  for (const char* factor : {"16:64:x1", "16:64:x", "16:64:x0.5", "16:64:xinf", "16:64:xnan", "16:64:x1e3",
+                             "16:64:x-2", "16:64:x.5", "16:64:x1.2.3", "16:64:x0x2"}) {
+    expect_error({"--sizes", factor}, "is not x followed by a number above 1");
+  }
+  // Extents: three, each at least 1; never a range's end.
+  expect_error({"--sizes", "0x64x64"}, "'0x64x64': the extent '0' is not a whole number from 1");
+  expect_error({"--sizes", "64x0x64"}, "the extent '0'");
+  expect_error({"--sizes", "64x64"}, "'64x64' is not N, NXxNYxNZ");
+  expect_error({"--sizes", "64x64x64x64"}, "is not N, NXxNYxNZ");
+  expect_error({"--sizes", "64x64xz"}, "the extent 'z'");
+  expect_error({"--sizes", "64X64X64"}, "--sizes");
+  expect_error({"--sizes", "64x64x64:128"}, "a range runs over cube sides, not extents NXxNYxNZ");
+  expect_error({"--local", "8:16x16x16"}, "--local: '8:16x16x16': a range runs over cube sides");
+  expect_error({"--sizes", "64,,128"}, "--sizes");
+  expect_error({"--sizes", "64,"}, "--sizes");
+  // More than 1000 rows: sizes alone, or sizes x halo widths x placements.
+  expect_error({"--sizes", "1:5000:1"}, "'1:5000:1' makes more than 1000 sizes; a run has at most 1000 rows");
+  expect_error({"--sizes", "1:2147483647:1"}, "more than 1000 sizes");
+  expect_error({"--sizes", "1:600:1", "--sizes", "601:1200:1"}, "'601:1200:1' makes more than 1000 sizes");
+  expect_error({"--sizes", "1:512:1", "--halo", "1,2"},
+               "512 sizes x 2 halo widths x 1 placements make 1024 rows");
+  expect_error({"--dry-run", "--placement", "linear,nodes,cart", "--local", "1:400:1"},
+               "--local: 400 sizes x 1 halo widths x 3 placements make 1200 rows");
+  EXPECT_EQ(sizes_of({"--sizes", "1:1000:1"}).size(), 1000u);
+  EXPECT_EQ(sizes_of({"--sizes", "1:500:1", "--halo", "1,2"}).size(), 500u);
+}
+
+TEST(Options, UnknownOptionNamesTheNearest) {
+  expect_error({"--size", "64"}, "--size: unknown option; did you mean --sizes?");
+  expect_error({"--iter", "5"}, "--iter: unknown option; did you mean --iters?");
+  expect_error({"--warmpu", "5"}, "did you mean --warmup?");  // two letters swapped
+  expect_error({"--axes", "z"}, "did you mean --axis?");
+  expect_error({"--break"}, "--break: unknown option; did you mean --breakdown?");  // the start of one option
+  expect_error({"--sizes=64", "--ouptut=r.csv"}, "--ouptut: unknown option; did you mean --output?");
+  expect_error({"--frobnicate"}, "--frobnicate: unknown option; --help lists them");
+  expect_error({"-x"}, "-x: unknown option");
+  expect_error({"--per"}, "--per: unknown option");  // the start of two options: no guess
+  expect_error({"--axis", "z", "64"}, "unexpected argument 64");
+  // A negative number is a value, not an option.
+  expect_error({"--sizes", "-4"}, "--sizes: '-4' is not a whole number");
+}
+
+TEST(Options, MissingValueIsNamed) {
+  expect_error({"--sizes", "--format", "json"}, "--sizes needs a value");
+  expect_error({"--format", "json", "--sizes"}, "--sizes needs a value");
+  expect_error({"--output=", "--format", "csv"}, "--output needs a value");
+  expect_error({"--grid", "-h"}, "--grid needs a value");
+  expect_error({"--iters", "--check"}, "--iters needs a value");
+  EXPECT_TRUE(parse({"--check", "--sizes", "8"}).ok());  // a flag takes none
+  expect_error({"--iters", "3", "--iters=auto"}, "--iters is given twice: give it once");
+  expect_error({"--axis", "z", "--axis", "y"}, "--axis is given twice");
+  EXPECT_EQ(sizes_of({"--sizes", "8", "--sizes", "9"}), cubes({8, 9}));  // a list may be given again
+  EXPECT_TRUE(parse({"--check", "--check"}).ok());
+}
+
+TEST(Options, NewOptionsParsed) {
+  const Options d = parse({})->options;
+  EXPECT_EQ(d.periodic, (AxisSet{true, true, true}));
+  EXPECT_EQ(d.placements, std::vector<RankPlacement>{RankPlacement::linear});
+  EXPECT_FALSE(d.iters_auto || d.per_rank || d.dry_run || d.ranks || d.ranks_per_node);
+  EXPECT_EQ(d.min_time, 0.2);
+  EXPECT_EQ(parse({"--periodic", "none"})->options.periodic, (AxisSet{false, false, false}));
+  EXPECT_EQ(parse({"--periodic", "z,x"})->options.periodic, (AxisSet{true, false, true}));
+  EXPECT_EQ(parse({"--periodic", "y"})->options.periodic, (AxisSet{false, true, false}));
+  EXPECT_EQ(parse({"--placement", "cart"})->options.placements,
+            std::vector<RankPlacement>{RankPlacement::cart});
+  const auto several =
+      parse({"--dry-run", "--placement", "nodes,linear", "--ranks", "64", "--ranks-per-node", "8"});
+  ASSERT_TRUE(several.ok()) << several.failure().message;
+  EXPECT_EQ(several->options.placements,
+            (std::vector<RankPlacement>{RankPlacement::nodes, RankPlacement::linear}));
+  EXPECT_TRUE(several->options.dry_run);
+  EXPECT_EQ(several->options.ranks, 64);
+  EXPECT_EQ(several->options.ranks_per_node, 8);
+  const auto automatic = parse({"--iters", "auto", "--min-time", "0.05"});
+  ASSERT_TRUE(automatic.ok()) << automatic.failure().message;
+  EXPECT_TRUE(automatic->options.iters_auto);
+  EXPECT_EQ(automatic->options.min_time, 0.05);
+  EXPECT_EQ(parse({"--iters", "auto"})->options.min_time, 0.2);
+  const auto fixed = parse({"--iters", "7"});
+  EXPECT_FALSE(fixed->options.iters_auto);
+  EXPECT_EQ(fixed->options.iters, 7);
+  EXPECT_TRUE(parse({"--per-rank"})->options.per_rank);
+}
+
+TEST(Options, BadNewOptions) {
+  expect_error({"--periodic", "x,w"},
+               "--periodic: 'w' is not an axis; give x,y,z, a subset such as x,z, or none");
+  expect_error({"--periodic", "x,x"}, "--periodic: axis x is named twice");
+  expect_error({"--periodic", "none,x"}, "'none' is not an axis");
+  expect_error({"--periodic", "xy"}, "'xy' is not an axis");
+  expect_error({"--periodic", "x,"}, "'' is not an axis");
+  expect_error({"--placement", "random"}, "--placement: 'random' is not one of linear|nodes|cart");
+  expect_error({"--placement", "linear,cart"}, "--placement linear,cart needs --dry-run");
+  expect_error({"--dry-run", "--placement", "cart,cart"}, "--placement: cart is named twice");
+  expect_error({"--iters", "auto", "--min-time", "0"},
+               "--min-time: '0' is not a number of seconds from 0.001 to 3600");
+  for (const char* t : {"-1", "nan", "inf", "1e-9", "4000", "0x1p-3", "soon", "0.1s"}) {
+    expect_error({"--iters", "auto", "--min-time", t}, "--min-time: '");
+  }
+  expect_error({"--min-time", "0.5"}, "--min-time needs --iters auto");
+  expect_error({"--iters", "10", "--min-time", "0.5"}, "--min-time needs --iters auto");
+  expect_error({"--iters", "automatic"},
+               "--iters: 'automatic' is not a whole number from 1 to 2147483647, or auto");
+  expect_error({"--dry-run", "--ranks", "0"}, "--ranks: '0' is not a whole number from 1");
+  expect_error({"--dry-run", "--ranks", "-8"}, "--ranks");
+  expect_error({"--dry-run", "--ranks", "99999999"}, "--ranks");
+  expect_error({"--ranks", "8"}, "--ranks needs --dry-run");
+  expect_error({"--dry-run", "--ranks-per-node", "0"}, "--ranks-per-node: '0' is not a whole number from 1");
+  expect_error({"--ranks-per-node", "4"}, "--ranks-per-node needs --dry-run");
+}
+
+TEST(Options, HelpFitsAndListsEverything) {
+  const auto help = parse({"--help"});
+  ASSERT_TRUE(help.ok() && help->exit_text);
+  const std::string& text = *help->exit_text;
+  std::istringstream lines(text);
+  std::vector<std::string> examples;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(line.size(), kHelpWidth) << line;
+    if (line.rfind("  mpirun ", 0) == 0) examples.push_back(line);
+  }
+  for (const char* flag :
+       {"--sizes",    "--local",    "--axis",           "--faces",  "--stencil",  "--halo",
+        "--grid",     "--periodic", "--placement",      "--pack",   "--self",     "--method",
+        "--rma-sync", "--schedule", "--backend",        "--cuda",   "--hip",      "--gpu-aware",
+        "--fields",   "--messages", "--hugepages",      "--iters",  "--min-time", "--warmup",
+        "--repeats",  "--check",    "--breakdown",      "--limit",  "--timeout",  "--overlap",
+        "--streams",  "--progress", "--format",         "--output", "--quiet",    "--per-rank",
+        "--dry-run",  "--ranks",    "--ranks-per-node", "--help",   "--version"}) {
+    EXPECT_NE(text.find(std::string(" ") + flag + " "), std::string::npos) << flag;
+  }
+  // Every option it lists is one the parser knows.
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    while (!w.empty() && std::string(",.;:)").find(w.back()) != std::string::npos) w.pop_back();
+    if (w.rfind("--", 0) != 0 || w.size() < 3) continue;
+    const auto r = parse({w});
+    EXPECT_TRUE(r.ok() || r.failure().message.find("unknown option") == std::string::npos) << w;
+  }
+  for (const char* part : {"Exit codes", "  0  every row measured", "  1  --check found", "  2  bad input",
+                           "  3  a failure during the run", "  4  the watchdog", "docs/method.md",
+                           "docs/output.md", "OPENPFC_FD_PROC_GRID", kRateDefinition}) {
+    EXPECT_NE(text.find(part), std::string::npos) << part;
+  }
+  // No CLI11 artefacts.
+  for (const char* artefact : {"Excludes", "Option Group", "N1,N2,... ...", "[OPTIONS]\n\nOptions:"}) {
+    EXPECT_EQ(text.find(artefact), std::string::npos) << artefact;
+  }
+  // Three examples, each a real command line of the built program that parses.
+  ASSERT_EQ(examples.size(), 3u) << text;
+  for (const std::string& e : examples) {
+    std::istringstream in(e);
+    std::vector<std::string> args;
+    for (std::string w; in >> w;) args.push_back(w);
+    ASSERT_GE(args.size(), 4u);
+    EXPECT_EQ(args[3], "build/halo-bandwidth") << e;
+    const auto r = parse(std::vector<std::string>(args.begin() + 4, args.end()));
+    EXPECT_TRUE(r.ok() && !r->exit_text) << e << ": " << (r.ok() ? "" : r.failure().message);
+  }
 }

@@ -1,12 +1,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "halobw/measure/clock.hpp"
 #include "halobw/platform/reduce.hpp"
 #include "halobw/report/columns.hpp"
 #include "halobw/report/output.hpp"
 #include "halobw/report/report.hpp"
+#include "halobw/report/results.hpp"
 
 using namespace halobw;
 
@@ -146,7 +149,7 @@ TEST(Columns, OneTableForEveryFormat) {
   // The CSV header: the settings, every column in the table's order, then the provenance.
   const std::string header = csv_header();
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
-  EXPECT_NE(header.find(",rma_sync,N,L,Local,Global,H,Send_B,Time_us,"), std::string::npos) << header;
+  EXPECT_NE(header.find(",rma_sync,per_rank,N,L,Local,Global,H,Send_B,Time_us,"), std::string::npos) << header;
   EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment,"
                         "status,exit_code,reason,warnings\n"),
             std::string::npos)
@@ -174,7 +177,7 @@ TEST(Columns, OneTableForEveryFormat) {
   const std::string plain = csv_row(r, row);
   // N, L and Local; Global; H; Send_B Time_us Uni Duplex; Remote Self OffNode Boundary faces; OffNode_B,
   // NodeOut_B; the box counts empty; Send_min_B.
-  EXPECT_NE(plain.find(",16,,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,0,0,0,,,4096,,,"), std::string::npos)
+  EXPECT_NE(plain.find(",16,,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,0,0,0,,,4096,0,0,,n/a,,,"), std::string::npos)
       << plain;
   EXPECT_NE(plain.find(",\"halo-bandwidth --sizes 16,32\","), std::string::npos) << plain;
   EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 1);
@@ -200,4 +203,125 @@ TEST(Columns, OneTableForEveryFormat) {
     EXPECT_TRUE(c.meaning && *c.meaning) << c.name;
     EXPECT_GE(c.decimals, kText) << c.name;
   }
+}
+
+TEST(Report, SlowestRankAndSkew) {
+  const SlowestRank three = slowest_rank({2.0, 5.0, 3.0});
+  EXPECT_EQ(three.rank, 1);
+  ASSERT_TRUE(three.skew);
+  EXPECT_DOUBLE_EQ(*three.skew, 5.0 / 3.0);
+  // Equals: the lowest rank; the median rank of an even count is the lower middle one.
+  const SlowestRank ties = slowest_rank({4.0, 1.0, 4.0, 2.0});
+  EXPECT_EQ(ties.rank, 0);
+  EXPECT_DOUBLE_EQ(*ties.skew, 2.0);
+  EXPECT_DOUBLE_EQ(*slowest_rank({1.0, 3.0}).skew, 3.0);
+  EXPECT_EQ(slowest_rank({1.0, 3.0}).rank, 1);
+  EXPECT_DOUBLE_EQ(*slowest_rank({7.0}).skew, 1.0);
+  EXPECT_FALSE(slowest_rank({0.0, 0.0, 1.0}).skew);  // the median rank's time is 0: no ratio
+  EXPECT_EQ(slowest_rank({}).rank, 0);
+}
+
+TEST(Report, PerRankLinesAndPerNodeAtScale) {
+  Row row;
+  row.slowest = 1;
+  row.ranks = {{0, "a", 20e-6, 4096}, {1, "a", 31.04e-6, 4096}, {2, "b", 25e-6, 2048}};
+  EXPECT_EQ(per_rank_lines(row, "N=16"),
+            (std::vector<std::string>{"# per-rank N=16: rank 0 host a Rank_us 20.0 Send_B 4096",
+                                      "# per-rank N=16: rank 1 host a Rank_us 31.0 Send_B 4096 (slowest)",
+                                      "# per-rank N=16: rank 2 host b Rank_us 25.0 Send_B 2048"}));
+  // Above 64 ranks, one line per node: its ranks, the least, median and most Rank_us and the bytes.
+  Row big;
+  for (int r = 0; r < 70; ++r) {
+    big.ranks.push_back({r, r < 64 ? "n1" : "n2", (10.0 + r % 7) * 1e-6, r == 65 ? 2048u : 4096u});
+  }
+  big.ranks[66].seconds = 90e-6;
+  big.slowest = 66;
+  EXPECT_EQ(per_rank_lines(big, "L=8 H=2"),
+            (std::vector<std::string>{"# per-node L=8 H=2: node n1 ranks 0-63 Rank_us min 10.0 median 13.0 "
+                                      "max 16.0 (rank 6) Send_B min 4096 "
+                                      "max 4096",
+                                      "# per-node L=8 H=2: node n2 ranks 64-69 Rank_us min 11.0 median 14.0 "
+                                      "max 90.0 (rank 66) Send_B min "
+                                      "2048 max 4096 (slowest)"}));
+  EXPECT_TRUE(per_rank_lines(Row{}, "N=8").empty());
+}
+
+// Iters, Slowest, Slowest_host and Skew are in every file row; the table shows
+// Iters with --iters auto, Slowest and Skew with --per-rank; the JSON row lists
+// every rank with --per-rank.
+TEST(Columns, ItersAndTheSlowestRankInEveryFile) {
+  const auto names = [](const Groups& g) {
+    std::string s;
+    for (const Column* c : table_columns(g)) s += std::string(" ") + c->name;
+    return s;
+  };
+  EXPECT_EQ(names(Groups{}).find("Iters"), std::string::npos);
+  EXPECT_EQ(names(Groups{}).find("Slowest"), std::string::npos);
+  EXPECT_NE(names(Groups().add(Group::iters)).find(" OffNodeFaces Iters"), std::string::npos);
+  EXPECT_NE(names(Groups().add(Group::ranks).add(Group::send_min)).find(" Send_min_B Slowest Skew"),
+            std::string::npos);
+  EXPECT_EQ(names(Groups().add(Group::ranks)).find("Slowest_host"), std::string::npos);  // files only
+  Row row;
+  row.n = 16;
+  row.global = {16, 16, 16};
+  row.send_max = row.send_min = 4096;
+  row.seconds = 40e-6;
+  row.iters = 1200;
+  row.slowest = 1;
+  row.slowest_host = "b";
+  row.skew = 1.5;
+  EXPECT_EQ(format_row(row, Groups().add(Group::iters).add(Group::ranks)),
+            "16 4096 40.0 0.102 0.205 0 0 0 1200 1 1.50\n");
+  const std::string plain = json_row(row, Groups{});
+  EXPECT_NE(plain.find("\"Iters\":1200,\"Slowest\":1,\"Slowest_host\":\"b\",\"Skew\":1.5"), std::string::npos)
+      << plain;
+  EXPECT_EQ(plain.find("\"ranks\""), std::string::npos) << plain;
+  row.ranks = {{0, "a", 20e-6, 4096}, {1, "b", 30e-6, 4096}};
+  const auto doc = nlohmann::json::parse(json_row(row, Groups().add(Group::ranks)));
+  ASSERT_EQ(doc["ranks"].size(), 2u);
+  EXPECT_EQ(doc["ranks"][1]["rank"], 1);
+  EXPECT_EQ(doc["ranks"][1]["host"], "b");
+  EXPECT_DOUBLE_EQ(doc["ranks"][1]["Rank_us"].get<double>(), 30.0);
+  EXPECT_EQ(doc["ranks"][1]["Send_B"], 4096);
+  row.skew.reset();  // the median rank's time 0: n/a, JSON null
+  EXPECT_NE(json_row(row, Groups{}).find("\"Skew\":null"), std::string::npos);
+  Results r;
+  r.header.run.grid = {1, 1, 2};
+  EXPECT_NE(csv_row(r, row).find(",4096,1200,1,b,n/a,"), std::string::npos) << csv_row(r, row);
+}
+
+TEST(Settings, ItersAutoMinTimeAndPerRank) {
+  HeaderInfo h;
+  h.run.grid = {1, 1, 2};
+  h.run.options.axes = {false, false, true};
+  h.run.options.iters_auto = true;
+  h.run.options.min_time = 0.05;
+  h.run.options.per_rank = true;
+  EXPECT_NE(header_line(3, h.run).find("iters auto warmup 5"), std::string::npos) << header_line(3, h.run);
+  Results r;
+  r.header = h;
+  const auto doc = nlohmann::json::parse(render_json(r));
+  EXPECT_EQ(doc["run"]["iters"], "auto");
+  EXPECT_DOUBLE_EQ(doc["run"]["min_time"].get<double>(), 0.05);
+  EXPECT_EQ(doc["run"]["per_rank"], 1);
+  Row row;
+  row.n = 8;
+  row.global = {8, 8, 8};
+  r.rows.push_back(row);
+  const std::string csv = render_csv(r);
+  EXPECT_NE(csv.find(",auto,0.050,5,"), std::string::npos) << csv;  // iters, min_time, warmup
+  r.header.run.options.iters_auto = false;
+  r.header.run.options.iters = 7;
+  EXPECT_EQ(nlohmann::json::parse(render_json(r))["run"]["iters"], 7);
+  EXPECT_NE(render_csv(r).find(",7,0.050,5,"), std::string::npos);
+}
+
+TEST(Clock, AutoItersFromTheTimeOfACall) {
+  EXPECT_EQ(auto_iters(1.0 / 1024, 0.25), 256);    // a block of K calls lasts min_time
+  EXPECT_EQ(auto_iters(1.0 / 1000, 0.2005), 201);  // rounded up: at least min_time
+  EXPECT_EQ(auto_iters(0.5, 0.2), kAutoItersLeast);
+  EXPECT_EQ(auto_iters(1e-12, 0.2), kAutoItersMost);
+  EXPECT_EQ(auto_iters(0.0, 0.2), kAutoItersMost);  // faster than the clock's tick
+  EXPECT_EQ(kAutoItersLeast, 5);
+  EXPECT_EQ(kAutoItersMost, 1000000);
 }

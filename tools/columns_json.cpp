@@ -23,11 +23,14 @@ int main() try {
                     {"meaning", c.meaning}});
   }
   ordered_json table = ordered_json::array();
-  // The table of a run that measures every group (global sizes, a halo sweep, a box stencil).
+  // The table of a run that measures every group (global sizes, a halo sweep, a box stencil, --iters auto,
+  // --per-rank).
   const halobw::Groups all = halobw::Groups()
                                  .add(halobw::Group::sweep)
                                  .add(halobw::Group::box)
                                  .add(halobw::Group::send_min)
+                                 .add(halobw::Group::iters)
+                                 .add(halobw::Group::ranks)
                                  .add(halobw::Group::spread)
                                  .add(halobw::Group::breakdown)
                                  .add(halobw::Group::limit)

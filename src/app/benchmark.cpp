@@ -40,6 +40,15 @@ Status check_failure(const std::string& n, const std::string& cell) {
 // so that Hidden has a spread to be judged against.
 constexpr int kOverlapRounds = 3;
 
+// A row's clock: K, the timed exchanges of each block (--iters, or chosen by
+// time with --iters auto), and the warm-up still to run before the first
+// block (none once --iters auto has run it to choose K). --breakdown's
+// reference, --limit and --overlap time the same K.
+struct RowClock {
+  int iters = 0;
+  int warmup = 0;
+};
+
 void show(const RunSetup& s, const std::string& text) {
   if (s.progress) s.progress->show(text);
 }
@@ -48,20 +57,20 @@ void set_phase(const Comm& comm, std::string phase) {
   if (comm.watchdog() != nullptr) comm.watchdog()->set_phase(std::move(phase));
 }
 
-// The timed blocks of one row: the plain exchange, or, with --breakdown, the
-// same exchanges with a phase clock inside them. This rank's seconds per
-// exchange per block, and, with --breakdown, its phases in the median block
-// (known once the blocks are reduced, so all are kept).
+// The timed blocks of one row, K exchanges each: the plain exchange, or, with
+// --breakdown, the same exchanges with a phase clock inside them. This rank's
+// times per exchange per block, and, with --breakdown, its phases in each
+// block (the median block is known once the blocks are reduced, so all are kept).
 template <class Ex, class ExecSpace>
-std::vector<double> time_exchanges(const Comm& comm, const Options& opt, Ex& ex, const ExecSpace& exec,
-                                   std::vector<PhaseSeconds>& phases) {
+std::vector<BlockTime> time_exchanges(const Comm& comm, const Options& opt, const RowClock& k, Ex& ex,
+                                      const ExecSpace& exec, std::vector<PhaseSeconds>& phases) {
   if (!opt.breakdown) {
-    return time_blocks(comm, opt.warmup, opt.iters, opt.repeats, [&] { ex.exchange(exec); });
+    return time_blocks(comm, k.warmup, k.iters, opt.repeats, [&] { ex.exchange(exec); });
   }
   PhaseClock clock;
   phases.assign(static_cast<std::size_t>(opt.repeats), PhaseSeconds{});
   return time_blocks(
-      comm, opt.warmup, opt.iters, opt.repeats, [&] { ex.exchange(exec, clock); },
+      comm, k.warmup, k.iters, opt.repeats, [&] { ex.exchange(exec, clock); },
       [&](int) {
         clock.clear();
         clock.restart();
@@ -69,21 +78,21 @@ std::vector<double> time_exchanges(const Comm& comm, const Options& opt, Ex& ex,
       [&](int r) {
         for (int p = 0; p < kPhases; ++p) {
           phases[static_cast<std::size_t>(r)][static_cast<std::size_t>(p)] =
-              clock.sums()[static_cast<std::size_t>(p)] / opt.iters;
+              clock.sums()[static_cast<std::size_t>(p)] / k.iters;
         }
       });
 }
 
 // --breakdown: the phases of the median block's busiest rank, and the isolated
-// transfer as a reference, timed with the same clock. Collective.
+// transfer as a reference, timed with the same clock and the row's K. Collective.
 template <class Ex>
-Phases breakdown(const Comm& comm, const Options& opt, Ex& ex, const PhaseSeconds& mine) {
+Phases breakdown(const Comm& comm, const Options& opt, const RowClock& k, Ex& ex, const PhaseSeconds& mine) {
   Phases p;
   p.pack = mine[static_cast<std::size_t>(Phase::pack)];
   p.mpi = mine[static_cast<std::size_t>(Phase::mpi)];
   p.stage = mine[static_cast<std::size_t>(Phase::stage)];
   p.unpack = mine[static_cast<std::size_t>(Phase::unpack)];
-  p.xfer = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&ex] { ex.transfer(); }));
+  p.xfer = reduce_max(comm, time_calls(comm, opt.warmup, k.iters, [&ex] { ex.transfer(); }));
   return reduce_phases(comm, p);
 }
 
@@ -164,6 +173,7 @@ Status check_overlap(const Comm& comm, const RunSetup& s, Ex& ex, Step& step, co
 template <class ExecSpace, class MemSpace, class Ex>
 Status measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldSet<MemSpace>& out,
                        const ExecSpace& exec, const std::string& label, Row& row) {
+  const int iters = row.iters;
   const Options& opt = *s.options;
   const RankPlan& plan = ex.plan();
   const AxisSet reach = opt.stencil == StencilKind::box ? AxisSet{true, true, true} : opt.axes;
@@ -183,9 +193,9 @@ Status measure_overlap(const Comm& comm, const RunSetup& s, Ex& ex, const FieldS
   std::array<std::vector<double>, 3> mine;
   for (int r = 0; r < rounds; ++r) {
     const int warm = r == 0 ? opt.warmup : 0;
-    mine[0].push_back(time_calls(comm, warm, opt.iters, [&] { step.compute(); }));
-    mine[1].push_back(time_calls(comm, warm, opt.iters, [&] { step.blocking(); }));
-    mine[2].push_back(time_calls(comm, warm, opt.iters, [&] { step.overlapped(); }));
+    mine[0].push_back(time_calls(comm, warm, iters, [&] { step.compute(); }));
+    mine[1].push_back(time_calls(comm, warm, iters, [&] { step.blocking(); }));
+    mine[2].push_back(time_calls(comm, warm, iters, [&] { step.overlapped(); }));
   }
   OverlapFigures f;
   f.rounds = rounds;
@@ -264,11 +274,11 @@ template <class Copy, class ExecSpace>
 void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecSpace& exec,
                     const RankPlan& plan, const std::string& label, Row& row) {
   const Options& opt = *s.options;
-  const double t = reduce_max(comm, time_calls(comm, opt.warmup, opt.iters, [&] { copy.copy(exec); }));
+  const double t = reduce_max(comm, time_calls(comm, opt.warmup, row.iters, [&] { copy.copy(exec); }));
   if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
   std::string why;
   const auto peer = time_peer_copy(comm, opt.backend, peer_pair(plan, s.hosts), plan.remote_bytes, opt.warmup,
-                                   opt.iters, why);
+                                   row.iters, why);
   if (peer) row.peer_gbps = uni_gbps(row.send_max, *peer);
   if (!peer && opt.backend != Backend::host && s.output) {
     s.output->note(fmt::format("# Peer_GBps n/a at {}: {}", label, why));
@@ -313,6 +323,33 @@ Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& set
   return agree(comm, mine);
 }
 
+// The row's K: --iters, or with --iters auto the warm-up run here, each
+// exchange timed, and K chosen from it and agreed by every rank. Collective.
+template <class Ex, class ExecSpace>
+RowClock row_clock(const Comm& comm, const RunSetup& s, Ex& ex, const ExecSpace& exec,
+                   const std::string& step) {
+  const Options& opt = *s.options;
+  if (!opt.iters_auto) return {opt.iters, opt.warmup};
+  show(s, fmt::format("{}: {} warm-up to choose K", step, std::max(opt.warmup, 1)));
+  return {warm_up_and_choose_iters(comm, opt.warmup, opt.min_time, [&] { ex.exchange(exec); }), 0};
+}
+
+// The timed exchanges of a row reduced: Time_us over the blocks, then each
+// rank's own time in the median block, with its bytes, gathered to name the
+// slowest rank. Collective.
+template <class Ex, class ExecSpace>
+void time_row(const Comm& comm, const RunSetup& s, const RowClock& k, Ex& ex, const ExecSpace& exec,
+              std::vector<PhaseSeconds>& phases, Row& row) {
+  const Options& opt = *s.options;
+  const std::vector<BlockTime> mine = time_exchanges(comm, opt, k, ex, exec, phases);
+  std::vector<double> totals(mine.size());
+  for (std::size_t b = 0; b < mine.size(); ++b) totals[b] = mine[b].total;
+  reduce_times(comm, totals, row);
+  row.iters = k.iters;
+  reduce_ranks(comm, mine[static_cast<std::size_t>(row.median_block)].own, ex.plan().remote_bytes, s.hosts,
+               opt.per_rank, row);
+}
+
 // Everything measured of one row, after --check: the timed exchanges, then
 // the breakdown, huge pages, limits and overlap. Collective.
 template <class ExecSpace, class MemSpace, class TransportPolicy>
@@ -322,16 +359,20 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
   const ExecSpace exec;
   const std::string& label = plan.label;
   auto& ex = *rig.ex;
-  show(s,
-       fmt::format("{}: {} x {} timed exchanges after {} warm-up", step, opt.repeats, opt.iters, opt.warmup));
   set_phase(comm, fmt::format("{} warm-up and timed exchanges", label));
+  const RowClock k = row_clock(comm, s, ex, exec, step);
+  show(s, fmt::format("{}: {} x {} timed exchanges{}", step, opt.repeats, k.iters,
+                      k.warmup > 0 ? fmt::format(" after {} warm-up", k.warmup) : std::string()));
   std::vector<PhaseSeconds> phases;
   row = row_of(plan);
-  reduce_times(comm, time_exchanges(comm, opt, ex, exec, phases), row);
+  time_row(comm, s, k, ex, exec, phases, row);
+  if (opt.per_rank && s.output) {
+    for (const std::string& line : per_rank_lines(row, label)) s.output->note(line);
+  }
   if (opt.breakdown) {
     show(s, step + ": breakdown");
     set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
-    row.phases = breakdown(comm, opt, ex, phases[static_cast<std::size_t>(row.median_block)]);
+    row.phases = breakdown(comm, opt, k, ex, phases[static_cast<std::size_t>(row.median_block)]);
   }
   if (host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages && is_host_memory<MemSpace>) {
     row.huge = huge_figures(comm, *rig.fields);

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "halobw/measure/clock.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/system.hpp"
@@ -94,6 +95,21 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
   if (src.groups.has(Group::send_min)) {
     h.notes.emplace_back(
         "ranks send different amounts at some sizes: Send_min_B is the least sender's bytes");
+  }
+  if (opt.iters_auto) {
+    h.notes.push_back(fmt::format(
+        "iters auto: each row's K (column Iters) from its warm-up{}, so that a timed block lasts at least "
+        "{:.3f} s (--min-time): on each rank from its fastest warm-up exchange, then the most over the "
+        "ranks; "
+        "K from {} to {}; --breakdown's reference, --limit and --overlap time the same K",
+        opt.warmup == 0 ? " (--warmup 0: one exchange, untimed, to estimate from)" : "", opt.min_time,
+        kAutoItersLeast, kAutoItersMost));
+  }
+  if (opt.per_rank) {
+    h.notes.emplace_back(
+        "per-rank: Rank_us is a rank's time per exchange from the clock's start to the end of its own K-th "
+        "exchange, before the trailing barrier, in the median block; Slowest is the rank with the most, "
+        "Skew its Rank_us over the median rank's");
   }
   if (src.groups.has(Group::spread)) {
     h.notes.push_back(
@@ -202,6 +218,8 @@ Groups groups_of(const Options& opt, const RowFacts& facts, int nodes) {
       .set(Group::sweep, opt.halos.size() > 1)
       .set(Group::walls, walls)
       .set(Group::off_node, nodes > 1)
+      .set(Group::iters, opt.iters_auto)
+      .set(Group::ranks, opt.per_rank)
       .set(Group::hugepages, opt.backend == Backend::host &&
                                  host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
   return g;

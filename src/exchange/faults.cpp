@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <thread>
 #include <utility>
 
 #include "halobw/platform/mpi.hpp"
@@ -17,6 +18,7 @@ FaultPlan FaultPlan::from_environment(const EnvLookup& env) {
   f.skip_sends_rank = read(env_var::kHookSkipSends);
   f.bad_peer_rank = read(env_var::kHookBadPeer);
   f.corrupt_rank = read(env_var::kHookCorrupt);
+  f.slow_rank = read(env_var::kHookSlow);
   f.from_row = std::max(1, read(env_var::kHookFromRow));
   return f;
 }
@@ -66,9 +68,35 @@ class FaultyMethod final : public Method {
   int comm_size_;
 };
 
+// The real method, then a sleep once every message of the exchange has
+// completed (wait_all ends each exchange of every schedule and method).
+class SlowMethod final : public Method {
+ public:
+  explicit SlowMethod(std::unique_ptr<Method> inner) : inner_(std::move(inner)) {}
+
+  void post_receives() override { inner_->post_receives(); }
+  void send(std::size_t m) override { inner_->send(m); }
+  void send_all() override { inner_->send_all(); }
+  int wait_any() override { return inner_->wait_any(); }
+  bool test() override { return inner_->test(); }
+  void wait_all() override {
+    inner_->wait_all();
+    std::this_thread::sleep_for(kSlowHookSleep);
+  }
+  [[nodiscard]] bool lands_one_by_one() const override { return inner_->lands_one_by_one(); }
+
+ private:
+  std::unique_ptr<Method> inner_;
+};
+
 }  // namespace
 
 MethodFactory with_faults(MethodFactory base, const FaultPlan& plan, int rank, int comm_size) {
+  if (plan.slow_rank == rank) {
+    base = [inner = std::move(base)](MethodContext ctx) {
+      return std::unique_ptr<Method>(std::make_unique<SlowMethod>(inner(std::move(ctx))));
+    };
+  }
   const bool skip = plan.skip_sends_rank == rank;
   const bool bad = plan.bad_peer_rank == rank;
   if (!skip && !bad) return base;

@@ -1,5 +1,7 @@
 #include "halobw/plan/routes.hpp"
 
+#include <fmt/format.h>
+
 namespace halobw {
 
 std::vector<Route> plan_routes(const RankPlan& plan, const MessageTable& table) {
@@ -10,20 +12,19 @@ std::vector<Route> plan_routes(const RankPlan& plan, const MessageTable& table) 
     r.send_peer = piece.send_peer;
     r.recv_peer = piece.recv_peer;
     r.tag = msg.tag;
-    for (int a = 0; a < 3; ++a) {
-      r.landing_box[static_cast<std::size_t>(a)] = static_cast<int>(plan.padded[static_cast<std::size_t>(a)]);
-      r.landing_box[static_cast<std::size_t>(3 + a)] = static_cast<int>(piece.recv_box.extent(a));
-      r.landing_box[static_cast<std::size_t>(6 + a)] =
-          static_cast<int>(piece.recv_box.lo[static_cast<std::size_t>(a)]);
+    for (std::size_t a = 0; a < 3; ++a) {
+      r.landing_box[a] = static_cast<int>(plan.padded[a]);
+      r.landing_box[3 + a] = static_cast<int>(piece.recv_box.extent(static_cast<int>(a)));
+      r.landing_box[6 + a] = static_cast<int>(piece.recv_box.lo[a]);
     }
     const std::string kind = kind_name(piece.kind());
     const std::string field =
         msg.fields == plan.fields ? std::string() : " field " + std::to_string(msg.first_field);
     const std::string tag = std::to_string(msg.tag);
-    r.what_recv = "the " + direction_name(opposite(piece.dir)) + " ghost " + kind + field + " from rank " +
-                  std::to_string(piece.recv_peer) + " (receive, tag " + tag + ")";
-    r.what_send = "rank " + std::to_string(piece.send_peer) + " to take the " + kind + field + " sent " +
-                  direction_name(piece.dir) + " (send, tag " + tag + ")";
+    r.what_recv = fmt::format("the {} ghost {}{} from rank {} (receive, tag {})",
+                              direction_name(opposite(piece.dir)), kind, field, piece.recv_peer, tag);
+    r.what_send = fmt::format("rank {} to take the {}{} sent {} (send, tag {})", piece.send_peer, kind, field,
+                              direction_name(piece.dir), tag);
     routes.push_back(std::move(r));
   }
   return routes;

@@ -68,6 +68,18 @@ const std::vector<Column> kColumns{
     {"Send_min_B", "bytes", kWhole, Group::send_min, false, true, true,
      "the least any rank sends; equals Send_B on an even split",
      [](const Row& r) { return whole(r.send_min); }},
+    {"Iters", "count", kWhole, Group::iters, false, true, true,
+     "the timed exchanges K of each block: --iters, or with --iters auto chosen from the warm-up",
+     [](const Row& r) { return whole(r.iters); }},
+    {"Slowest", "rank", kWhole, Group::ranks, false, true, true,
+     "the rank whose time to the end of its own K exchanges, before the trailing barrier, is the longest",
+     [](const Row& r) { return whole(r.slowest); }},
+    {"Slowest_host", "host", kText, Group::ranks, false, false, true, "the host of the Slowest rank",
+     [](const Row& r) { return Cell::of(r.slowest_host); }},
+    {"Skew", "ratio", 2, Group::ranks, true, true, true,
+     "the Slowest rank's time over the median rank's, each before the trailing barrier; n/a where the "
+     "median rank's is 0",
+     [](const Row& r) { return r.skew ? Cell::of(*r.skew) : Cell::na(); }},
     {"Min_us", "us", 1, Group::spread, false, true, false,
      "the fastest timed block (each block's time the slowest rank's)",
      [](const Row& r) { return Cell::of(us(r.min_seconds.value_or(r.seconds))); }},
@@ -178,6 +190,10 @@ const char* group_name(Group g) {
       return "overlap";
     case Group::box:
       return "box";
+    case Group::iters:
+      return "iters";
+    case Group::ranks:
+      return "ranks";
   }
   return "standard";
 }

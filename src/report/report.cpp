@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <map>
 
 namespace halobw {
@@ -145,6 +147,77 @@ Row row_of(const RowPlan& plan) {
   row.send_max = plan.all.send_max;
   row.counts = plan.all.most;
   return row;
+}
+
+SlowestRank slowest_rank(const std::vector<double>& seconds) {
+  SlowestRank out;
+  if (seconds.empty()) return out;
+  const auto most = std::max_element(seconds.begin(), seconds.end());  // the first of equals
+  out.rank = static_cast<int>(most - seconds.begin());
+  const double median = seconds[spread(seconds).median_index];
+  if (median > 0) out.skew = *most / median;
+  return out;
+}
+
+void reduce_ranks(const Comm& comm, double own_seconds, std::uint64_t send_bytes,
+                  const std::vector<std::string>& hosts, bool per_rank, Row& row) {
+  // Two doubles a rank: the bytes are exact as a double up to 2^53, far beyond one exchange's.
+  const std::array<double, 2> mine{own_seconds, static_cast<double>(send_bytes)};
+  const bool root = comm.rank() == 0;
+  std::vector<double> all(root ? 2 * static_cast<std::size_t>(comm.size()) : 0);
+  {
+    const auto armed = comm.guard("MPI_Gather");
+    check_mpi(MPI_Gather(mine.data(), 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, comm.get()), "MPI_Gather");
+  }
+  if (!root) return;
+  std::vector<double> seconds(static_cast<std::size_t>(comm.size()));
+  for (std::size_t r = 0; r < seconds.size(); ++r) seconds[r] = all[2 * r];
+  const SlowestRank s = slowest_rank(seconds);
+  row.slowest = s.rank;
+  row.skew = s.skew;
+  row.slowest_host = hosts.at(static_cast<std::size_t>(s.rank));
+  row.ranks.clear();
+  if (!per_rank) return;
+  for (std::size_t r = 0; r < seconds.size(); ++r) {
+    row.ranks.push_back(
+        {static_cast<int>(r), hosts.at(r), seconds[r], static_cast<std::uint64_t>(all[2 * r + 1])});
+  }
+}
+
+std::vector<std::string> per_rank_lines(const Row& row, const std::string& label) {
+  constexpr double kUs = 1.0e6;
+  std::vector<std::string> out;
+  if (row.ranks.size() <= static_cast<std::size_t>(kRankListLimit)) {
+    for (const RankFigures& f : row.ranks) {
+      out.push_back(fmt::format("# per-rank {}: rank {} host {} Rank_us {:.1f} Send_B {}{}", label, f.rank,
+                                f.host, f.seconds * kUs, f.send_bytes,
+                                f.rank == row.slowest ? " (slowest)" : ""));
+    }
+    return out;
+  }
+  // At scale, a line per node: the table grows with the nodes, not the ranks (JSON keeps every rank).
+  std::vector<std::string> hosts;
+  for (const RankFigures& f : row.ranks) hosts.push_back(f.host);
+  for (const NodeEntry& n : node_map(hosts, {})) {
+    std::vector<double> us;
+    std::uint64_t least = UINT64_MAX;
+    std::uint64_t most = 0;
+    int slowest = n.ranks.front();
+    for (const int r : n.ranks) {
+      const RankFigures& f = row.ranks[static_cast<std::size_t>(r)];
+      us.push_back(f.seconds * kUs);
+      least = std::min(least, f.send_bytes);
+      most = std::max(most, f.send_bytes);
+      if (f.seconds > row.ranks[static_cast<std::size_t>(slowest)].seconds) slowest = r;
+    }
+    const Spread s = spread(us);
+    out.push_back(
+        fmt::format("# per-node {}: node {} ranks {} Rank_us min {:.1f} median {:.1f} max {:.1f} "
+                    "(rank {}) Send_B min {} max {}{}",
+                    label, n.name, compact(n.ranks), s.min, us[s.median_index], s.max, slowest, least, most,
+                    slowest == row.slowest ? " (slowest)" : ""));
+  }
+  return out;
 }
 
 void reduce_times(const Comm& comm, const std::vector<double>& mine, Row& row) {

@@ -60,7 +60,11 @@ ordered_json typed(const Setting& s, const RunInfo& run) {
     case Setting::Type::integer:
     case Setting::Type::flag:
       return std::get<std::int64_t>(v);
+    case Setting::Type::count_or_auto:
+      if (std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
+      return std::get<std::int64_t>(v);
     case Setting::Type::number:
+    case Setting::Type::seconds:
       return std::get<double>(v);
     case Setting::Type::grid:
       return std::get<Dims3>(v);
@@ -178,6 +182,15 @@ std::string json_row(const Row& row, const Groups& groups) {
       case Cell::Kind::absent:
         break;  // not measured: absent
     }
+  }
+  if (!row.ranks.empty()) {
+    constexpr double kUs = 1.0e6;
+    ordered_json ranks = ordered_json::array();
+    for (const RankFigures& f : row.ranks) {
+      ranks.push_back(
+          {{"rank", f.rank}, {"host", f.host}, {"Rank_us", f.seconds * kUs}, {"Send_B", f.send_bytes}});
+    }
+    j["ranks"] = ranks;
   }
   return j.dump();
 }

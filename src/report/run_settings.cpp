@@ -41,7 +41,9 @@ const std::vector<Setting> kSettings{
      H{8}},
     {"directions", Type::text, [](const RunInfo& r) { return word(opt(r).directions()); }, true, H{3}},
     {"halo", Type::int_list, [](const RunInfo& r) { return SettingValue(opt(r).halos); }, true, H{3}},
-    {"iters", Type::integer, [](const RunInfo& r) { return whole(opt(r).iters); }, true, H{3}},
+    {"iters", Type::count_or_auto,
+     [](const RunInfo& r) { return opt(r).iters_auto ? word("auto") : whole(opt(r).iters); }, true, H{3}},
+    {"min_time", Type::seconds, [](const RunInfo& r) { return SettingValue(opt(r).min_time); }},
     {"warmup", Type::integer, [](const RunInfo& r) { return whole(opt(r).warmup); }, true, H{3}},
     {"repeats", Type::integer, [](const RunInfo& r) { return whole(opt(r).repeats); }},
     {"pack", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).pack)); }, true, H{4}},
@@ -66,6 +68,7 @@ const std::vector<Setting> kSettings{
        return word(opt(r).method == MethodKind::rma ? to_string(opt(r).rma_sync) : "-");
      },
      true, H{5, "rma-sync", true}},
+    {"per_rank", Type::flag, [](const RunInfo& r) { return whole(opt(r).per_rank); }},
 };
 
 std::string int_list_text(const std::vector<int>& values) {
@@ -86,8 +89,13 @@ std::string setting_text(const Setting& s, const RunInfo& run) {
     case Type::integer:
     case Type::flag:
       return std::to_string(std::get<std::int64_t>(v));
+    case Type::count_or_auto:
+      if (std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
+      return std::to_string(std::get<std::int64_t>(v));
     case Type::number:
       return fmt::format("{:.2f}", std::get<double>(v));
+    case Type::seconds:
+      return fmt::format("{:.3f}", std::get<double>(v));
     case Type::grid:
       return dims_string(std::get<Dims3>(v));
     case Type::int_list:
@@ -115,7 +123,10 @@ const char* type_name(Setting::Type t) {
     case Type::integer:
     case Type::flag:
       return "integer";
+    case Type::count_or_auto:
+      return "integer or auto";
     case Type::number:
+    case Type::seconds:
       return "number";
     case Type::grid:
       return "grid";

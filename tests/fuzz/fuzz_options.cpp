@@ -15,9 +15,11 @@
 #include <vector>
 
 #include "halobw/cli/options.hpp"
+#include "halobw/cli/size_list.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
+#include "halobw/plan/rows.hpp"
 
 namespace {
 
@@ -32,6 +34,13 @@ void check_valid(const halobw::Options& o, int nranks) {
           o.timeout >= 0);
   require(o.axes[0] || o.axes[1] || o.axes[2]);
   require(!o.quiet || o.output.has_value());
+  // The sweep's rows are bounded; the planning options come only with --dry-run, and several
+  // placements only there; --iters auto has a positive block length.
+  require(o.sizes.size() * o.halos.size() * o.placements.size() <= halobw::kMaxRows && !o.placements.empty());
+  require(o.dry_run || (o.placements.size() == 1 && !o.ranks && !o.ranks_per_node));
+  require(!o.ranks || *o.ranks >= 1);
+  require(!o.ranks_per_node || *o.ranks_per_node >= 1);
+  require(o.min_time > 0);
   const auto problem = halobw::validate_layout(o, nranks);
   if (problem) {
     require(!problem->message.empty() && problem->message.find('\n') == std::string::npos);
@@ -50,8 +59,8 @@ void check_valid(const halobw::Options& o, int nranks) {
       for (const auto& m : t.messages) values += m.count;
       require(values == t.buffer_values);
     }
-    const halobw::SendRange r = halobw::send_range(grid, shape);
-    require(r.min <= r.max);
+    const halobw::RowSummary r = halobw::summarize(grid, shape, {});
+    require(r.send_min <= r.send_max);
   }
 }
 

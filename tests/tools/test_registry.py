@@ -36,8 +36,10 @@ def main():
     # The schema: one row property per column, the right types, the right required set.
     schema = json.load(open(args.schema))
     row = schema["$defs"]["row"]
-    check("schema row properties are the columns", list(row["properties"]) == names,
-          f"{list(row['properties'])} vs {names}")
+    # Besides the columns, a row may carry lists that are no column (--per-rank's ranks), after them.
+    lists = [p for p in row["properties"] if p not in names]
+    check("schema row properties are the columns, then the row's lists",
+          list(row["properties"]) == names + lists and lists == ["ranks"], f"{list(row['properties'])} vs {names}")
     always = [c["name"] for c in cols if c["group"] in ("standard", "send_min")]
     in_every_row = [c["name"] for c in cols if c["group"] == "standard" or c["always_in_files"]]
     check("schema requires the columns every row has", sorted(row["required"]) == sorted(always),
@@ -66,6 +68,9 @@ def main():
                 ok = '"integer"' in prop or ('"enum"' in prop and all(
                     isinstance(v, int) for v in run.get(s["name"], {}).get("enum", ["x"])))
                 check(f"schema type of setting {s['name']} is whole", ok, prop)
+            elif s["type"] == "integer or auto":
+                check(f"schema type of setting {s['name']} is whole or auto",
+                      '"integer"' in prop and '{"const": "auto"}' in prop, prop)
 
     # scripts/halobw_results.py (read by compare and plot).
     sys.path.insert(0, os.path.abspath(args.scripts_dir))
@@ -76,13 +81,19 @@ def main():
     for s in reg["settings"]:
         if s["type"] == "integer":
             check(f"halobw_results: setting {s['name']} is whole", s["name"] in hr.INT_FIELDS)
+        elif s["type"] == "integer or auto":
+            check(f"halobw_results: setting {s['name']} is whole, or auto",
+                  s["name"] in hr.INT_FIELDS and hr.AUTO == "auto")
         elif s["type"] == "number":
             check(f"halobw_results: setting {s['name']} is a number with its CSV decimals",
                   s["name"] not in hr.INT_FIELDS and isinstance(hr.DECIMALS.get(s["name"]), int)
                   and hr.DECIMALS[s["name"]] >= 0, hr.DECIMALS.get(s["name"]))
     check("halobw_results.V3_SETTINGS are the settings version 2 did not have",
-          set(hr.V3_SETTINGS) == {"oversubscribed", "ranks_per_core"} and set(hr.V3_SETTINGS) <= set(hr.SETTINGS),
-          hr.V3_SETTINGS)
+          set(hr.V3_SETTINGS) == {"oversubscribed", "ranks_per_core", "min_time", "per_rank"}
+          and set(hr.V3_SETTINGS) <= set(hr.SETTINGS), hr.V3_SETTINGS)
+    check("halobw_results.V3_ROW_COLUMNS are the columns in every file row beyond the standard ones",
+          sorted(hr.V3_ROW_COLUMNS) == sorted(c["name"] for c in cols if c["always_in_files"] and c["group"] not in
+                                              ("standard", "send_min", "local", "sweep")), hr.V3_ROW_COLUMNS)
     check("halobw_results.CSV_COLUMNS: the settings, the columns, the provenance, then the status",
           list(hr.CSV_COLUMNS) == [s["name"] for s in reg["settings"] if s["csv"]] + names + list(hr.PROVENANCE)
           + ["status", "exit_code", "reason", "warnings"], hr.CSV_COLUMNS)

@@ -37,7 +37,7 @@ GROUPS = ("compare", "plot", "schema", "readers")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # CSV/JSON fixtures of the same run (the CSV's numbers are the JSON's, rounded).
 PAIRS = ("host_z", "host_overlap", "host_local_box", "host_x_self", "host_uneven", "host_failed",
-         "host_incomplete")
+         "host_incomplete", "host_auto_per_rank")
 V1_PAIRS = ("host_z", "host_x_self", "cuda_direct", "cuda_staged")
 V2_PAIRS = ("host_z", "host_overlap")
 V2 = os.path.join(DATA, "v2")
@@ -815,12 +815,61 @@ class Suite:
         broken("a program name other than halo-bandwidth", lambda d: d["program"].update(name="x"))
         broken("a program without mpi_thread", lambda d: d["program"].pop("mpi_thread"))
         broken("an mpi_thread that is no thread level", lambda d: d["program"].update(mpi_thread="FUNNELED"))
+        self.schema_v3_rows(v)
+
+    def schema_v3_rows(self, v):
+        """What this round added to the rows and the run: Iters, the slowest rank, --per-rank's list,
+        iters auto, min_time, per_rank."""
+        with open(data("host_auto_per_rank.json")) as f:
+            per_rank = json.load(f)
+        with open(data("host_z.json")) as f:
+            z = json.load(f)
+
+        def accepted(what, change, doc):
+            doc = copy.deepcopy(doc)
+            change(doc)
+            errs = self.errors(v, doc)
+            self.check(f"the schema accepts {what}", not errs, errs)
+
+        def broken(what, change, doc):
+            doc = copy.deepcopy(doc)
+            change(doc)
+            self.check(f"the schema rejects {what}", bool(self.errors(v, doc)))
+
+        def row(d):
+            return d["rows"][0]
+
+        self.check("host_auto_per_rank.json: iters auto, a K per row, every rank listed",
+                   per_rank["run"]["iters"] == "auto" and per_rank["run"]["per_rank"] == 1
+                   and all(len(r["ranks"]) == per_rank["run"]["ranks"] for r in per_rank["rows"]), per_rank["run"])
+        accepted("Skew null (the median rank's time 0)", lambda d: row(d).update(Skew=None), z)
+        accepted("iters auto with Iters 5 and 1000000",
+                 lambda d: (d["run"].update(iters="auto"), [r.update(Iters=5) for r in d["rows"]],
+                            d["rows"][1].update(Iters=10 ** 6)), z)
+        for key in ("Iters", "Slowest", "Slowest_host", "Skew"):
+            broken(f"a row without {key}", lambda d, key=key: row(d).pop(key), z)
+        broken("Slowest -1", lambda d: row(d).update(Slowest=-1), z)
+        broken("Slowest as text", lambda d: row(d).update(Slowest="1"), z)
+        broken("an empty Slowest_host", lambda d: row(d).update(Slowest_host=""), z)
+        broken("Skew below 1", lambda d: row(d).update(Skew=0.5), z)
+        broken("Skew as the string n/a", lambda d: row(d).update(Skew="n/a"), z)
+        broken("Iters 0", lambda d: row(d).update(Iters=0), z)
+        broken("iters auto with Iters 4", lambda d: row(d).update(Iters=4), per_rank)
+        broken("iters as a word other than auto", lambda d: d["run"].update(iters="some"), z)
+        broken("a run without min_time", lambda d: d["run"].pop("min_time"), z)
+        broken("min_time 0", lambda d: d["run"].update(min_time=0), z)
+        broken("a run without per_rank", lambda d: d["run"].pop("per_rank"), z)
+        broken("a --per-rank row without ranks", lambda d: row(d).pop("ranks"), per_rank)
+        broken("ranks in a run without --per-rank", lambda d: row(d).update(ranks=row(per_rank)["ranks"]), z)
+        broken("a listed rank without host", lambda d: row(d)["ranks"][0].pop("host"), per_rank)
+        broken("a listed rank with an unknown member", lambda d: row(d)["ranks"][0].update(node=1), per_rank)
+        broken("a listed rank's Rank_us negative", lambda d: row(d)["ranks"][0].update(Rank_us=-1.0), per_rank)
 
         hr = self.hr
         schema = v.schema
         row_props = list(schema["$defs"]["row"]["properties"])
-        self.check("the schema's row fields are the reader's COLUMNS, in order", row_props == list(hr.COLUMNS),
-                   row_props)
+        self.check("the schema's row fields are the reader's COLUMNS, in order, then its ROW_LISTS",
+                   row_props == list(hr.COLUMNS) + list(hr.ROW_LISTS), row_props)
         self.check("the reader's MEASURES and OPTIONAL are the COLUMNS",
                    sorted(hr.MEASURES + hr.OPTIONAL) == sorted(hr.COLUMNS)
                    and not set(hr.MEASURES) & set(hr.OPTIONAL))
@@ -958,7 +1007,7 @@ class Suite:
                     continue
                 for k in hr.COLUMNS:
                     value = r[k]
-                    if value in ("", "n/a") or k == "Global":
+                    if value in ("", "n/a") or hr.DECIMALS.get(k) == hr.TEXT:
                         continue
                     try:
                         int(value) if k in hr.INT_FIELDS else float(value)
@@ -1279,6 +1328,7 @@ class Suite:
         e = self.read_error(data("bad_truncated.json"))
         self.check("a result file cut short is malformed, not NotAResult",
                    e is not None and not isinstance(e, hr.NotAResult), repr(e))
+        self.per_rank_checks()
 
         cases = [
             ("status_word.csv", self.csv_variant(z, "status_word.csv", lambda rows: rows[0].update(
@@ -1293,6 +1343,68 @@ class Suite:
         ]
         for name, path, word in cases:
             problems = hr.csv_format_problems(path)
+            self.check(f"the exact check flags {name}", any(word in p for p in problems), problems)
+
+    def per_rank_checks(self):
+        """Iters (a number, or K chosen by time with iters auto), the slowest rank and --per-rank's list."""
+        hr = self.hr
+        for path in (data("host_auto_per_rank.csv"), data("host_auto_per_rank.json")):
+            f = hr.read(path)
+            r = f.rows[0]
+            self.check(f"{os.path.basename(path)}: iters auto, min_time, per_rank; a K per row from 5 to 10^6; "
+                       "the slowest rank one of the ranks, on a host, Skew at least 1",
+                       r["iters"] == hr.AUTO and r["min_time"] == 0.01 and r["per_rank"] == 1
+                       and all(5 <= x["Iters"] <= 10 ** 6 and 0 <= x["Slowest"] < x["ranks"] and x["Slowest_host"]
+                               and (x["Skew"] == hr.NA or x["Skew"] >= 1) for x in f.rows), r.as_dict())
+        j = hr.read(data("host_auto_per_rank.json")).rows[0]
+        self.check("JSON reader: --per-rank's ranks, in order, each with its host, Rank_us and Send_B",
+                   [e["rank"] for e in j.ranks] == list(range(j["ranks"])) and all(
+                       isinstance(e["Rank_us"], float) and e["Send_B"] <= j["Send_B"] for e in j.ranks)
+                   and hr.read(data("host_auto_per_rank.csv")).rows[0].ranks is None, j.ranks)
+        z = hr.read(data("host_z.json")).rows[0]
+        self.check("a run with --iters N: Iters is N in every row, no ranks listed",
+                   z["iters"] == 3 and z["Iters"] == 3 and z.ranks is None and z["min_time"] == 0.2, z.as_dict())
+        for path in (v2("host_z.json"), v1("host_z.csv")):
+            r = hr.read(path).rows[0]
+            self.check(f"{os.path.relpath(path, DATA)}: Iters, Slowest, Skew, min_time, per_rank not recorded then",
+                       all(r[k] is None for k in ("Iters", "Slowest", "Slowest_host", "Skew", "min_time",
+                                                  "per_rank")), r.as_dict())
+        with open(data("host_auto_per_rank.json")) as fh:
+            text = fh.read()
+        first = line_of(text, '{"N":16,')
+        cases = [
+            ("iters_4.json", re.sub(r'"Iters":[0-9]+', '"Iters":4', text, count=1), first, "Iters 4 with iters auto"),
+            ("slowest_4.json", re.sub(r'"Slowest":[0-9]+', '"Slowest":4', text, count=1), first,
+             "Slowest 4 is not one of the 4 ranks"),
+            ("skew_half.json", re.sub(r'"Skew":[0-9.e+-]+', '"Skew":0.5', text, count=1), first, "Skew 0.5"),
+            ("no_ranks.json", re.sub(r',"ranks":\[[^]]*\]', "", text, count=1), first, "lacks \"ranks\""),
+            ("rank_order.json", text.replace('{"rank":0,', '{"rank":5,', 1), first, "the ranks in order"),
+            ("iters_word.json", text.replace('"iters": "auto"', '"iters": "some"'), line_of(text, '"iters"'),
+             "iters"),
+        ]
+        for name, bad, line, word in cases:
+            e = self.read_error(self.temp(name, bad))
+            self.check(f"JSON reader rejects {name} at line {line}",
+                       e is not None and e.line == line and word in e.message, str(e))
+        src = data("host_auto_per_rank.csv")
+        cases = [
+            ("iters_fixed.csv", self.csv_variant(data("host_z.csv"), "iters_fixed.csv", lambda rows: rows[0].update(
+                Iters="7")), 2, "Iters 7 is not the run's iters 3"),
+            ("slowest_host.csv", self.csv_variant(src, "slowest_host.csv", lambda rows: rows[0].update(
+                Slowest_host="")), 2, "lacks Slowest_host"),
+            ("skew_low.csv", self.csv_variant(src, "skew_low.csv", lambda rows: rows[0].update(Skew="0.99")), 2,
+             "Skew 0.99"),
+            ("iters_auto_word.csv", self.csv_variant(src, "iters_auto_word.csv", lambda rows: [
+                r.update(iters="Auto") for r in rows]), 2, "iters"),
+        ]
+        for name, path, line, word in cases:
+            e = self.read_error(path)
+            self.check(f"CSV reader rejects {name} at line {line}",
+                       e is not None and e.line == line and word in e.message, str(e))
+        for name, edit, word in (("skew_decimals.csv", lambda rows: rows[0].update(Skew="1.5"), "Skew"),
+                                 ("min_time_decimals.csv", lambda rows: [r.update(min_time="0.01") for r in rows],
+                                  "min_time")):
+            problems = hr.csv_format_problems(self.csv_variant(src, name, edit))
             self.check(f"the exact check flags {name}", any(word in p for p in problems), problems)
 
     def drop_column(self, src, name, column):

@@ -22,6 +22,25 @@ enum class ExitCode : int {
 
 [[nodiscard]] constexpr int exit_status(ExitCode c) { return static_cast<int>(c); }
 
+// Every exit code, in order, and what it means in one line (--help lists them, as the README does).
+constexpr ExitCode kExitCodes[] = {ExitCode::ok, ExitCode::check_failed, ExitCode::bad_input,
+                                   ExitCode::runtime_error, ExitCode::timeout};
+[[nodiscard]] constexpr const char* exit_meaning(ExitCode c) {
+  switch (c) {
+    case ExitCode::ok:
+      return "every row measured (and, with --check, every ghost cell right)";
+    case ExitCode::check_failed:
+      return "--check found a wrong cell (one line names the rank, the piece and the cell)";
+    case ExitCode::bad_input:
+      return "bad input, refused before anything is measured (one line says what)";
+    case ExitCode::runtime_error:
+      return "a failure during the run: an MPI call, an allocation, a write of the results";
+    case ExitCode::timeout:
+      return "the watchdog: a wait lasted longer than --timeout";
+  }
+  return "";
+}
+
 struct Failure {
   ExitCode code = ExitCode::bad_input;
   std::string message;  // one line, without the "halo-bandwidth: " prefix

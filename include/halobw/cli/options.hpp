@@ -92,7 +92,7 @@ struct Parsed {
                                              const std::vector<Backend>& backends,
                                              const std::string& version_text);
 
-// "GX,GY,GZ" with three positive integers.
+// "GXxGYxGZ" or "GX,GY,GZ" with three positive integers (the form the header prints, or the old one).
 [[nodiscard]] Expected<Dims3> parse_grid(const std::string& text);
 
 }  // namespace halobw

@@ -6,9 +6,12 @@
 //   HALOBW_TEST_HOOK_SKIP_SENDS=R  rank R posts its receives but never sends
 //   HALOBW_TEST_HOOK_BAD_PEER=R    rank R sends to a rank that does not exist
 //   HALOBW_TEST_HOOK_CORRUPT=R     rank R spoils one ghost cell before --check verifies
+//   HALOBW_TEST_HOOK_SLOW=R        rank R sleeps kSlowHookSleep after each exchange's messages have all
+//                                  completed, so that it ends its K exchanges last (Slowest names it)
 //   HALOBW_TEST_HOOK_FROM_ROW=K    the faults act from the K-th row of the table on (default 1)
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 #include "halobw/cli/options.hpp"
@@ -16,10 +19,15 @@
 
 namespace halobw {
 
+// HALOBW_TEST_HOOK_SLOW: long enough to stand above the scheduling noise of
+// eight ranks oversubscribed on two cores, short enough for a test of a few exchanges.
+constexpr std::chrono::milliseconds kSlowHookSleep{100};
+
 struct FaultPlan {
   int skip_sends_rank = -1;
   int bad_peer_rank = -1;
   int corrupt_rank = -1;
+  int slow_rank = -1;
   int from_row = 1;
 
   [[nodiscard]] static FaultPlan from_environment(const EnvLookup& env);
@@ -27,7 +35,7 @@ struct FaultPlan {
   [[nodiscard]] FaultPlan at_row(std::size_t index) const;
 };
 
-// `base`, wrapped where `plan` has a send fault for `rank`.
+// `base`, wrapped where `plan` has a send fault or a slow rank for `rank`.
 [[nodiscard]] MethodFactory with_faults(MethodFactory base, const FaultPlan& plan, int rank, int comm_size);
 
 }  // namespace halobw

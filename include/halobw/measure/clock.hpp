@@ -7,46 +7,97 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/reduce.hpp"
 
 namespace halobw {
 
-// This rank's seconds per call of `work`, trailing barrier included.
+// One timed block on this rank, in seconds per call: up to the end of the
+// trailing barrier (the clock's figure: every rank reads nearly the slowest
+// one's), and up to the end of this rank's own K-th call, before that
+// barrier (where a rank that is slow shows itself).
+struct BlockTime {
+  double total = 0;
+  double own = 0;
+};
+
+// This rank's block of `iters` calls of `work` after `warmup` untimed ones.
 // `begin()` runs after the leading barrier, just before the clock starts.
 template <class Work, class Begin>
-double time_calls(const Comm& comm, int warmup, int iters, Work&& work, Begin&& begin) {
+BlockTime time_block(const Comm& comm, int warmup, int iters, Work&& work, Begin&& begin) {
   for (int w = 0; w < warmup; ++w) work();
   comm.barrier();
   begin();
   const double t0 = MPI_Wtime();
   for (int k = 0; k < iters; ++k) work();
+  const double mine = MPI_Wtime();
   comm.barrier();
-  return (MPI_Wtime() - t0) / static_cast<double>(iters);
+  const auto k = static_cast<double>(iters);
+  return {(MPI_Wtime() - t0) / k, (mine - t0) / k};
+}
+
+// This rank's seconds per call of `work`, trailing barrier included.
+template <class Work, class Begin>
+double time_calls(const Comm& comm, int warmup, int iters, Work&& work, Begin&& begin) {
+  return time_block(comm, warmup, iters, work, begin).total;
 }
 template <class Work>
 double time_calls(const Comm& comm, int warmup, int iters, Work&& work) {
   return time_calls(comm, warmup, iters, work, [] {});
 }
 
-// `repeats` timed blocks after one warm-up: this rank's seconds per call in
-// each. `begin(r)` runs as block r starts, `end(r)` as it ends.
+// `repeats` timed blocks after one warm-up: this rank's times in each.
+// `begin(r)` runs as block r starts, `end(r)` as it ends.
 template <class Work, class Begin, class End>
-std::vector<double> time_blocks(const Comm& comm, int warmup, int iters, int repeats, Work&& work,
-                                Begin&& begin, End&& end) {
-  std::vector<double> blocks;
+std::vector<BlockTime> time_blocks(const Comm& comm, int warmup, int iters, int repeats, Work&& work,
+                                   Begin&& begin, End&& end) {
+  std::vector<BlockTime> blocks;
   blocks.reserve(static_cast<std::size_t>(repeats));
   for (int r = 0; r < repeats; ++r) {
-    blocks.push_back(time_calls(comm, r == 0 ? warmup : 0, iters, work, [&] { begin(r); }));
+    blocks.push_back(time_block(comm, r == 0 ? warmup : 0, iters, work, [&] { begin(r); }));
     end(r);
   }
   return blocks;
 }
 template <class Work>
-std::vector<double> time_blocks(const Comm& comm, int warmup, int iters, int repeats, Work&& work) {
+std::vector<BlockTime> time_blocks(const Comm& comm, int warmup, int iters, int repeats, Work&& work) {
   return time_blocks(
       comm, warmup, iters, repeats, work, [](int) {}, [](int) {});
+}
+
+// --iters auto: K is at least this, so that a block is more than one or two
+// calls, and at most this, so that a call the clock cannot resolve does not
+// make a block without end.
+constexpr int kAutoItersLeast = 5;
+constexpr int kAutoItersMost = 1000000;
+
+// The K that makes a block of calls of `seconds_per_call` last at least
+// `min_time`, within [kAutoItersLeast, kAutoItersMost]. Pure.
+[[nodiscard]] inline int auto_iters(double seconds_per_call, double min_time) {
+  if (!(seconds_per_call > 0)) return kAutoItersMost;  // faster than the clock's tick
+  const double k = std::ceil(min_time / seconds_per_call);
+  return static_cast<int>(
+      std::clamp(k, static_cast<double>(kAutoItersLeast), static_cast<double>(kAutoItersMost)));
+}
+
+// --iters auto: the warm-up, each call timed on its own (with `warmup` 0, one
+// call, so that there is something to estimate from); this rank's K from its
+// fastest call (a block of K such calls lasts at least `min_time`), and the
+// most over the ranks, so that every rank times the same K. Collective.
+template <class Work>
+int warm_up_and_choose_iters(const Comm& comm, int warmup, double min_time, Work&& work) {
+  double fastest = std::numeric_limits<double>::infinity();
+  for (int w = 0; w < std::max(warmup, 1); ++w) {
+    const double t0 = MPI_Wtime();
+    work();
+    fastest = std::min(fastest, MPI_Wtime() - t0);
+  }
+  return static_cast<int>(reduce_max(comm, static_cast<double>(auto_iters(fastest, min_time))));
 }
 
 }  // namespace halobw

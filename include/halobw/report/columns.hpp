@@ -29,6 +29,8 @@ enum class Group {
   hugepages,      // --hugepages on, host memory: in files only (the table has a note line per row)
   overlap,        // --overlap
   box,            // --stencil box: edges and corners
+  iters,          // Iters: --iters auto (always in CSV and JSON)
+  ranks,          // Slowest, Skew: --per-rank (always in CSV and JSON, with Slowest_host)
 };
 [[nodiscard]] const char* group_name(Group g);
 
@@ -70,7 +72,7 @@ struct Cell {
 };
 
 constexpr int kWhole = -1;  // decimals of a whole-number column
-constexpr int kText = -2;   // a text column (Global: "GXxGYxGZ")
+constexpr int kText = -2;   // a text column (Global: "GXxGYxGZ", Slowest_host)
 
 struct Column {
   const char* name;

@@ -103,6 +103,16 @@ struct HugeFigures {
   double huge_max = 0;
 };
 
+// One rank's figures in a row: its time per exchange from the clock's start
+// to the end of its own K-th exchange, before the trailing barrier (in the
+// median block), and the remote bytes it sends per exchange.
+struct RankFigures {
+  int rank = 0;
+  std::string host;
+  double seconds = 0;
+  std::uint64_t send_bytes = 0;
+};
+
 // One size, reduced over the ranks.
 struct Row {
   std::int64_t n = 0;    // the row's cube side: N, or L with --local; 0 for a box of extents
@@ -123,6 +133,13 @@ struct Row {
   int median_block = 0;             // the block whose time is Time_us (the lower middle one of an even count)
   std::optional<double> copy_gbps;  // --limit
   std::optional<double> peer_gbps;  // --limit, where it can be measured
+  int iters = 0;                    // K, the timed exchanges of each block (--iters, or chosen by time)
+  // The rank whose own time (RankFigures::seconds) is the longest, its host,
+  // and that time over the median rank's (none where the median rank's is 0).
+  int slowest = 0;
+  std::string slowest_host;
+  std::optional<double> skew;
+  std::vector<RankFigures> ranks;  // --per-rank: every rank's figures, in rank order
 };
 
 // Send_B / time / 1e9, 0 when either is 0.
@@ -137,6 +154,23 @@ struct Row {
 // block the slowest rank; Time is the median block, with min and max when
 // there are several. Collective.
 void reduce_times(const Comm& comm, const std::vector<double>& mine, Row& row);
+// The slowest of the ranks' `seconds` (the lowest rank of equals) and its
+// value over the median rank's (the lower middle one of an even count). Pure.
+struct SlowestRank {
+  int rank = 0;
+  std::optional<double> skew;  // none where the median rank's value is not above 0
+};
+[[nodiscard]] SlowestRank slowest_rank(const std::vector<double>& seconds);
+// Each rank's own time (before the trailing barrier) and remote bytes, in one
+// small MPI_Gather to rank 0, outside the timed region: rank 0's row gets the
+// slowest rank, its host and the skew, and with `per_rank` every rank's
+// figures. `hosts` are every rank's host names. Collective.
+void reduce_ranks(const Comm& comm, double own_seconds, std::uint64_t send_bytes,
+                  const std::vector<std::string>& hosts, bool per_rank, Row& row);
+// --per-rank: the table's note lines of a row named `label` ("N=64"): one per
+// rank up to kRankListLimit ranks, above that one per node (its ranks, the
+// least, median and most Rank_us, and the bytes). Pure.
+[[nodiscard]] std::vector<std::string> per_rank_lines(const Row& row, const std::string& label);
 // The phases of the rank whose phases add up to the most. Collective.
 [[nodiscard]] Phases reduce_phases(const Comm& comm, const Phases& mine);
 // This rank's fields and their huge-page bytes, as MiB over the ranks. Collective.

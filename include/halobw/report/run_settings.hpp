@@ -38,12 +38,14 @@ using SettingValue = std::variant<std::int64_t, double, std::string, Dims3, std:
 
 struct Setting {
   enum class Type {
-    text,      // a word ("datatype")
-    integer,   // a whole number
-    flag,      // 0 or 1
-    number,    // two decimals in text, a JSON number
-    grid,      // "GXxGYxGZ" in text, [GX, GY, GZ] in JSON
-    int_list,  // "1,2,4" in text, [1, 2, 4] in JSON
+    text,           // a word ("datatype")
+    integer,        // a whole number
+    flag,           // 0 or 1
+    number,         // two decimals in text, a JSON number
+    grid,           // "GXxGYxGZ" in text, [GX, GY, GZ] in JSON
+    int_list,       // "1,2,4" in text, [1, 2, 4] in JSON
+    count_or_auto,  // a whole number, or the word "auto" (iters): in JSON a number or "auto"
+    seconds,        // three decimals in text (milliseconds), a JSON number
   };
   // Where the header prints it: on line `line` (0: not at all, 1: the first
   // line, up to kHeaderLinesBeforeRanks before the rank lists, the others
