@@ -134,6 +134,7 @@ std::string render_header(const Options& opt, const ProcGrid& grid, const DryJob
   for (const RankMap& m : job.maps) {
     if (!m.note.empty()) out += "# " + m.note + "\n";
   }
+  if (!opt.periodic[0] || !opt.periodic[1] || !opt.periodic[2]) out += "# " + walls_note(opt.periodic) + "\n";
   out += fmt::format(
       "# Rank_B: the most one rank allocates (fields, packed buffers, staging and limit buffers); Node_B: "
       "the "

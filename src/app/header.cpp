@@ -75,20 +75,6 @@ std::string overlap_note(const Options& opt) {
       what, where, how);
 }
 
-// Which axes wrap around and which have walls (--periodic).
-std::string walls_note(const AxisSet& periodic) {
-  std::string wrap;
-  std::string open;
-  for (int a = 0; a < 3; ++a) {
-    std::string& to = periodic[static_cast<std::size_t>(a)] ? wrap : open;
-    to += std::string(to.empty() ? "" : ",") + "xyz"[a];
-  }
-  return fmt::format(
-      "periodic {}; walls along {}: the pieces at a wall are neither sent nor filled, their "
-      "ghost cells keep their values (BoundaryFaces counts them)",
-      wrap.empty() ? "none" : wrap, open);
-}
-
 // The notes on what the run measures besides the exchange.
 void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
   const Options& opt = src.opt;
@@ -170,6 +156,20 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
 }
 
 }  // namespace
+
+// Which axes wrap around and which have walls (--periodic).
+std::string walls_note(const AxisSet& periodic) {
+  std::string wrap;
+  std::string open;
+  for (int a = 0; a < 3; ++a) {
+    std::string& to = periodic[static_cast<std::size_t>(a)] ? wrap : open;
+    to += std::string(to.empty() ? "" : ",") + "xyz"[a];
+  }
+  return fmt::format(
+      "periodic {}; walls along {}: the pieces at a wall are neither sent nor filled, their "
+      "ghost cells keep their values (BoundaryFaces counts them)",
+      wrap.empty() ? "none" : wrap, open);
+}
 
 std::string version_text() {
   return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})", HALOBW_VERSION, HALOBW_GIT_COMMIT,

@@ -39,6 +39,9 @@ struct HeaderSources {
 // Collective (the device of every rank).
 [[nodiscard]] HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLookup& env);
 
+// "periodic x,y; walls along z: ...": the header's note on --periodic.
+[[nodiscard]] std::string walls_note(const AxisSet& periodic);
+
 // The column groups a run's table shows, fixed before the first row.
 [[nodiscard]] Groups groups_of(const Options& opt, const RowFacts& facts, int nodes);
 
