@@ -73,9 +73,9 @@ NA = "n/a"
 
 # Run settings, one per CSV column in this order (the JSON file holds them in "program" and "run").
 SETTINGS = ("program", "version", "commit", "backend", "device", "ranks", "nodes", "oversubscribed",
-            "ranks_per_core", "grid", "periodic", "placement", "node_grid", "grid_source", "directions", "halo", "iters", "min_time", "warmup",
-            "repeats", "pack", "self", "transport", "schedule", "gpu_aware", "contiguous",
-            "hugepages", "stencil", "overlap", "streams", "progress", "local", "fields", "messages",
+            "ranks_per_core", "grid", "periodic", "placement", "node_grid", "grid_source", "directions", "halo",
+            "iters", "min_time", "warmup", "repeats", "pack", "self", "transport", "schedule", "gpu_aware",
+            "contiguous", "hugepages", "stencil", "overlap", "streams", "progress", "local", "fields", "messages",
             "method", "rma_sync", "per_rank")
 # The settings version 3 added: None in the runs of older files, which did not record them.
 V3_SETTINGS = ("oversubscribed", "ranks_per_core", "min_time", "per_rank")
@@ -88,8 +88,8 @@ AUTO = "auto"
 COLUMNS = ("N", "L", "Local", "Global", "H", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
            "SelfFaces", "OffNodeFaces", "BoundaryFaces", "OffNode_B", "NodeOut_B", "RemoteEdges", "RemoteCorners",
            "Send_min_B", "Iters", "Slowest", "Slowest_host", "Skew", "Min_us", "Max_us", "Pack_us", "Mpi_us",
-           "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff", "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us",
-           "Hidden", "Comp_GBps", "Field_MiB", "Huge_MiB")
+           "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff", "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us",
+           "Overlap_us", "Exposed_us", "Noise_us", "Hidden", "Comp_GBps", "Field_MiB", "Huge_MiB")
 # Measured in every row of every file (the registry's groups standard and send_min).
 MEASURES = ("Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces", "SelfFaces",
             "OffNodeFaces", "Send_min_B")
@@ -158,7 +158,8 @@ TEXT = -2  # the decimals of a text column (Global, Local, Slowest_host), as the
 # The text columns that name a box: three whole numbers joined by x.
 BOX_COLUMNS = ("Local", "Global")
 # Decimals the CSV prints; JSON numbers are not rounded.
-DECIMALS = {"Global": TEXT, "Local": TEXT, "Slowest_host": TEXT, "Skew": 2, "min_time": 3, "Time_us": 1, "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
+DECIMALS = {"Global": TEXT, "Local": TEXT, "Slowest_host": TEXT, "Skew": 2, "min_time": 3, "Time_us": 1,
+            "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
             "Pack_us": 1, "Mpi_us": 1, "Stage_us": 1, "Unpack_us": 1, "Xfer_us": 1, "Xfer_GBps": 3,
             "Eff": 2, "Copy_GBps": 3, "Peer_GBps": 3, "Comp_us": 1, "Blocking_us": 1,
             "Overlap_us": 1, "Exposed_us": 1, "Noise_us": 1, "Hidden": 2, "Comp_GBps": 3,
