@@ -769,21 +769,23 @@ class Layout:
 
 
 def row_box(row, lead, grid, local, where, errors):
-    """The row's (label size, per-rank brick or None, global box) from its size columns."""
+    """The row's (label size, per-rank brick or None, global box) from its size columns; None where they
+    are not a size."""
+    forms = {"N": r"[1-9]\d*", "L": r"[1-9]\d*", "Local": r"[1-9]\d*x[1-9]\d*x[1-9]\d*",
+             "Global": r"[1-9]\d*x[1-9]\d*x[1-9]\d*"}
+    bad = [c for c in lead if not re.fullmatch(forms[c], row[c])]
+    if bad:
+        errors.append(f"{where}: {bad[0]} {row[bad[0]]} is not a {'side' if bad[0] in ('N', 'L') else 'box XxYxZ'}")
+        return None
     if lead == ["N"]:
         n = int(row["N"])
         return str(n), None, (n, n, n)
     if local:
         brick = box(row[lead[0]])
-        if lead == ["L", "Global"] and not re.fullmatch(r"\d+", row["L"]) or \
-                lead == ["Local", "Global"] and not re.fullmatch(r"\d+x\d+x\d+", row["Local"]):
-            errors.append(f"{where}: {lead[0]} {row[lead[0]]} is not a {'side' if lead[0] == 'L' else 'LXxLYxLZ'}")
         glob = tuple(b * g for b, g in zip(brick, grid))
         if row["Global"] != box_text(glob):
             errors.append(f"{where}: Global {row['Global']}, the grid gives {box_text(glob)}")
         return size_text(brick), brick, glob
-    if not re.fullmatch(r"\d+x\d+x\d+", row["Global"]):
-        errors.append(f"{where}: Global {row['Global']} is not GXxGYxGZ")
     glob = box(row["Global"])
     return size_text(glob), None, glob
 
@@ -876,13 +878,19 @@ def check_table(text):
         if sweep and halo not in h["halos"]:
             errors.append(f"{where}: H {halo} is not one of the widths {h['halos']}")
         if dry:
+            if not re.fullmatch(r"[1-9]\d*(x[1-9]\d*x[1-9]\d*)?", row[cols[0]]):
+                errors.append(f"{where}: {cols[0]} {row[cols[0]]} is neither a side nor XxYxZ")
+                continue
             brick = box(row[cols[0]]) if local else None
             glob = tuple(b * g for b, g in zip(brick, grid)) if local else box(row[cols[0]])
             size = size_text(brick if local else glob)
             if row[cols[0]] != size:
                 errors.append(f"{where}: the size {row[cols[0]]} is printed as {size}")
         else:
-            size, brick, glob = row_box(row, lead, grid, local, where, errors)
+            sized = row_box(row, lead, grid, local, where, errors)
+            if sized is None:
+                continue
+            size, brick, glob = sized
         boxes.append((glob, brick))
         label = f"{prefix}={size}" + (f" H={halo}" if sweep else "")
         labels[label] = glob
@@ -1329,6 +1337,9 @@ def self_test():
         "Rank_B 1727 is less than the fields": DRY_TABLE.replace("4x4x4 1728 6912 yes\n12x8x8 nodes",
                                                            "4x4x4 1727 6912 yes\n12x8x8 nodes"),
         "Fits maybe": DRY_TABLE.replace("62720 no", "62720 maybe"),
+        "L n/a is not a side": LOCAL_EXTENTS.replace("# Local Global", "# L Global").replace("8x6x4 8x6x8",
+                                                                                          "n/a 8x6x8"),
+        "Global 16x12 is not a box XxYxZ": EXTENTS.replace("16x12x8 1280", "16x12 1280"),
         "placement nodes without its note": DRY_TABLE.replace(DRY_TABLE.splitlines()[8] + "\n", ""),
         "OffNodeFaces 2, the grid gives 4": DRY_TABLE.replace("5 0 4 1 512", "5 0 2 1 512"),
         "Send_min_B 4896, the grid gives 4352": DRY_JOB_TABLE.replace("4896 4352", "4896 4896"),
