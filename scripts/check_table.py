@@ -2,14 +2,56 @@
 """Checks a halo-bandwidth table against its own header.
 
 Recomputes, from the printed grid, halo widths, directions (faces, or all 26
-pieces of a box stencil), fields, sizes (global N, or per-rank L) and rank
-hosts alone, every row's Send_B (and Send_min_B), RemoteFaces, SelfFaces,
-OffNodeFaces, RemoteEdges and RemoteCorners, each row's Global box, and the
-ghost-cell count of each '# check' line; checks that Uni_GBps and Duplex_GBps
-agree with Send_B and Time_us, and the derived columns (Xfer_GBps, Eff,
-Exposed_us, Hidden, Comp_GBps) with the ones they derive from, to their
-printed precision. It imposes no speed threshold. This is an independent
-implementation of the decomposition: it shares no code with the benchmark.
+pieces of a box stencil), fields, sizes, walls, placement and rank hosts
+alone, every row's Send_B (and Send_min_B), RemoteFaces, SelfFaces,
+OffNodeFaces, BoundaryFaces, OffNode_B, RemoteEdges and RemoteCorners, each
+row's Global box, and the ghost-cell count of each '# check' line; checks that
+Uni_GBps and Duplex_GBps agree with Send_B and Time_us, and the derived
+columns (Xfer_GBps, Eff, Exposed_us, Hidden, Comp_GBps) with the ones they
+derive from, to their printed precision. It imposes no speed threshold. This
+is an independent implementation of the decomposition: it shares no code with
+the benchmark.
+
+Sizes: a table of global cubes leads with N; of global boxes, some no cube,
+with Global (GXxGYxGZ); of per-rank bricks with L Global (all cubes) or Local
+Global (some brick no cube: LXxLYxLZ). Along an axis of n cells on g blocks
+the first n % g blocks get one cell more. The automatic grid (grid_source
+auto) is the factorisation of the ranks with the least face area per brick of
+the largest row's box, NX NY gz + NY NZ gx + NX NZ gy, ties to the smallest
+gx, then gy (per-rank bricks: the cube's rule).
+
+Walls: the note '# periodic x,y; walls along z: ...' names the open axes. A
+piece whose neighbour lies beyond a wall is a boundary piece: neither sent nor
+counted; BoundaryFaces is the most faces on any rank at a wall, and the
+column is there exactly when some axis is open. Its ghost cells are still
+verified by --check (they must keep their values): the ghost count covers
+every piece.
+
+Nodes: a rank's node is its host as the header prints it ('# rank_host' or
+'# node NAME ranks ...'), nodes in the order of their first rank. A remote
+face to a rank on another node is off-node; OffNode_B is the most bytes any
+rank sends off its node (faces, edges and corners, all fields), there exactly
+when the header says more than one node. The placement maps ranks to cells:
+linear (no note) rank r holds cell r, x fastest; '# placement nodes: K nodes
+as a AxBxC grid, each holding a axbxc block of ranks' is checked against the
+block computed here (of the ranks per node, the block a|gx, b|gy, c|gz of
+least surface ab + bc + ac, ties to the longest along z, then y), node n (by
+first rank) holding the n-th block of the node grid x fastest and its ranks,
+in rank order, the block's cells x fastest; '# placement nodes fell back to
+linear: WHY' must have a reason (unequal nodes, or no block); '# placement
+cart: MPI_Cart_create (reorder 1) kept every rank where it was' is MPI's
+row-major order (z fastest). Where cart 'moved N of R ranks', which rank holds
+which cell is not known here: the off-node columns and each rank's bytes in
+the per-rank notes are not checked (the main line says so).
+
+A dry run's table ('# dry run: the plan of ...', columns N or L, [H],
+[Placement], Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces
+BoundaryFaces OffNode_B NodeOut_B Brick_min Brick_max Rank_B Node_B Fits) is
+checked the same way, with NodeOut_B (the most bytes the ranks of one node send
+off it), the least and the largest brick, and Rank_B against at least the
+fields' bytes; its nodes are the blocks of P ranks its header names, a cart
+planned without a launch is row-major; planned under a launcher on more than
+one node, the nodes are not printed and the off-node columns are not checked.
 
 Hidden (--overlap) is (Blocking_us - Overlap_us) / (Blocking_us - Comp_us), a
 share in [0, 1], or '-' where the rule of docs/method.md says it is none: the
@@ -41,20 +83,47 @@ Usage: check_table.py [FILE]   (standard input when no file)
        check_table.py --self-test
 Exit status 0 when every row checks, 1 otherwise (each problem on stderr).
 """
+import collections
 import re
 import sys
 
 # The table's columns in order: each run shows the standard ones and the groups it measures.
 COLUMNS = ["Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces", "SelfFaces", "OffNodeFaces"]
-SIZE = {"cube": ["N"], "local": ["L", "Global"]}  # one of the two leads the row
+# The size columns by the registry's groups; a row leads with one of LEADS.
+SIZE = {"cube": ["N"], "local": ["L"], "local_extents": ["Local"], "global_box": ["Global"]}
+LEADS = [SIZE["cube"], SIZE["global_box"], SIZE["local"] + SIZE["global_box"],
+         SIZE["local_extents"] + SIZE["global_box"]]
 SWEEP = ["H"]                                       # after the size, with more than one halo width
-OPTIONAL = [["RemoteEdges", "RemoteCorners"], ["Send_min_B"], ["Iters"], ["Slowest", "Skew"], ["Min_us", "Max_us"],
+OPTIONAL = [["BoundaryFaces"], ["OffNode_B"], ["RemoteEdges", "RemoteCorners"], ["Send_min_B"], ["Iters"],
+            ["Slowest", "Skew"], ["Min_us", "Max_us"],
             ["Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff"],
             ["Copy_GBps", "Peer_GBps"],
             ["Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us", "Hidden", "Comp_GBps"]]
+# A dry run's columns after its size ([H] and [Placement] between).
+DRY_COLUMNS = ["Send_B", "Send_min_B", "RemoteFaces", "SelfFaces", "OffNodeFaces", "BoundaryFaces", "OffNode_B",
+               "NodeOut_B", "Brick_min", "Brick_max", "Rank_B", "Node_B", "Fits"]
 # Half the last printed decimal of the microsecond columns, and of the 2-decimal ratios.
 US = 0.05
 RATIO = 0.005
+AXES = "xyz"
+WALLS_NOTE = re.compile(r"# periodic (\S+); walls along (\S+): the pieces at a wall are neither sent nor filled, "
+                        r"their ghost cells keep their values \(BoundaryFaces counts them\)$")
+NODES_NOTE = re.compile(r"# placement nodes: (\d+) nodes as a (\d+)x(\d+)x(\d+) grid, each holding a "
+                        r"(\d+)x(\d+)x(\d+) block of ranks$")
+FELL_BACK = re.compile(r"# placement nodes fell back to linear: (.+)$")
+CART_KEPT = "# placement cart: MPI_Cart_create (reorder 1) kept every rank where it was"
+CART_MOVED = re.compile(r"# placement cart: MPI_Cart_create \(reorder 1\) moved (\d+) of (\d+) ranks$")
+CART_PLANNED = ("# placement cart, planned as MPI_Cart_create without reorder (row-major, z fastest), as most MPI "
+                "libraries return it; the launch may differ")
+DRY_LINE = re.compile(r"# dry run: the plan of (.+): nothing launched, allocated or timed$")
+DRY_BLOCKS = re.compile(r"(\d+) ranks, (\d+) per node in blocks \(as srun places them\): (\d+) nodes$")
+DRY_JOB = re.compile(r"this job's (\d+) ranks on (\d+) nodes \(MPI_Comm_split_type\)$")
+# A row's label in the notes: N= or L=, a side or extents, and H= with a halo sweep.
+LABEL = r"(?:N|L)=\d+(?:x\d+x\d+)?(?: H=\d+)?"
+
+# What one rank sends and holds in one row: the first eight as before walls and nodes.
+Figures = collections.namedtuple("Figures", "send remote_faces self_faces offnode_faces edges corners ghost owned "
+                                            "boundary_faces offnode_bytes brick")
 
 
 def blocks(n, g):
@@ -67,14 +136,32 @@ def blocks(n, g):
     return out
 
 
-def auto_grid(ranks):
+def box(text):
+    """"16x12x8" -> (16, 12, 8); "16" -> (16, 16, 16)."""
+    parts = [int(v) for v in text.split("x")]
+    return tuple(parts) if len(parts) == 3 else (parts[0],) * 3
+
+
+def box_text(b):
+    return "x".join(str(v) for v in b)
+
+
+def size_text(b):
+    """A box as the labels print it: a cube's side, else its extents."""
+    return str(b[0]) if b[0] == b[1] == b[2] else box_text(b)
+
+
+def auto_grid(ranks, largest=(1, 1, 1)):
+    """The grid of least face area per brick of the box `largest`: NX NY gz + NY NZ gx + NX NZ gy
+    (for a cube, the least gx + gy + gz), ties to the smallest gx, then gy."""
+    nx, ny, nz = largest
     best = None
     for gx in range(1, ranks + 1):
         for gy in range(1, ranks + 1):
             if ranks % (gx * gy):
                 continue
             gz = ranks // (gx * gy)
-            key = (gx + gy + gz, gx, gy)
+            key = (nx * ny * gz + ny * nz * gx + nx * nz * gy, gx, gy)
             if best is None or key < best[0]:
                 best = (key, (gx, gy, gz))
     return best[1]
@@ -94,24 +181,90 @@ def offsets(directions):
     return out
 
 
-def rank_figures(glob, grid, halo, dirs, fields, hosts):
-    """Per rank: remote bytes, remote faces, self faces, off-node faces, remote edges,
-    remote corners, ghost cells received (all fields), owned cells."""
+def cell_coords(cell, grid):
+    return (cell % grid[0], (cell // grid[0]) % grid[1], cell // (grid[0] * grid[1]))
+
+
+def cell_of(c, grid):
+    return c[0] + grid[0] * (c[1] + grid[1] * c[2])
+
+
+def node_block(per_node, grid):
+    """The block a x b x c of per_node ranks that tiles the grid (a | gx, b | gy, c | gz) with the least
+    surface ab + bc + ac, ties to the longest along z, then along y; None when none tiles it."""
+    best = None
+    for a in range(1, per_node + 1):
+        for b in range(1, per_node // a + 1):
+            if per_node % (a * b):
+                continue
+            c = per_node // (a * b)
+            if grid[0] % a or grid[1] % b or grid[2] % c:
+                continue
+            key = (a * b + b * c + a * c, -c, -b)
+            if best is None or key < best[0]:
+                best = (key, (a, b, c))
+    return best[1] if best else None
+
+
+def nodes_of(node_of_rank):
+    """{node: its ranks in rank order}, the nodes in the order of their first rank."""
+    out = {}
+    for r, n in enumerate(node_of_rank):
+        out.setdefault(n, []).append(r)
+    return out
+
+
+def nodes_placement(grid, node_of_rank):
+    """(cell of each rank, node grid, block) of placement nodes, or (None, why, None) where it falls back."""
+    ranks_of = nodes_of(node_of_rank)
+    counts = [len(r) for r in ranks_of.values()]
+    if len(set(counts)) > 1:
+        return None, f"the nodes hold different numbers of ranks ({counts[0]} and " \
+                     f"{next(c for c in counts if c != counts[0])})", None
+    block = node_block(counts[0], grid)
+    if block is None:
+        return None, f"no sub-block of {counts[0]} ranks tiles the grid {box_text(grid)}", None
+    ngrid = tuple(g // b for g, b in zip(grid, block))
+    cells = [0] * len(node_of_rank)
+    for n, ranks in enumerate(ranks_of.values()):
+        at = cell_coords(n, ngrid)
+        for i, r in enumerate(ranks):
+            inner = cell_coords(i, block)
+            cells[r] = cell_of([at[a] * block[a] + inner[a] for a in range(3)], grid)
+    return cells, ngrid, block
+
+
+def cart_cells(grid):
+    """MPI's Cartesian numbering without reorder: rank r at row-major coordinates, z fastest."""
     gx, gy, gz = grid
+    return [cell_of((r // (gz * gy), r // gz % gy, r % gz), grid) for r in range(gx * gy * gz)]
+
+
+def rank_figures(glob, grid, halo, dirs, fields, node_of=None, periodic=(True, True, True), cells=None):
+    """Figures of every rank (by rank): rank r holds cell cells[r] (cell r without a placement). A piece
+    beyond a wall (an open axis) is a boundary piece: neither sent nor counted, its ghost cells still
+    verified. node_of: each rank's node, None where not known (no off-node figures then)."""
+    gx, gy, gz = grid
+    ranks = gx * gy * gz
+    cells = cells if cells is not None else list(range(ranks))
+    rank_of = {c: r for r, c in enumerate(cells)}
     split = [blocks(glob[a], grid[a]) for a in range(3)]
     figures = []
-    for rank in range(gx * gy * gz):
-        c = (rank % gx, (rank // gx) % gy, rank // (gx * gy))
-        ext = [split[a][c[a]][1] for a in range(3)]
-        rb = rf = sf = of = re_ = rc = cells = 0
+    for rank in range(ranks):
+        c = cell_coords(cells[rank], grid)
+        ext = tuple(split[a][c[a]][1] for a in range(3))
+        rb = rf = sf = of = re_ = rc = ghost = bf = ob = 0
         for d in dirs:
             piece = fields
             for a in range(3):
                 piece *= halo if d[a] else ext[a]
-            nc = [(c[a] + d[a]) % grid[a] for a in range(3)]
-            peer = nc[0] + gx * (nc[1] + gy * nc[2])
+            ghost += piece
             kind = sum(1 for v in d if v)
-            cells += piece
+            moved = [c[a] + d[a] for a in range(3)]
+            if any(not periodic[a] and not 0 <= moved[a] < grid[a] for a in range(3)):
+                bf += kind == 1
+                continue
+            peer = rank_of[cell_of([moved[a] % grid[a] for a in range(3)], grid)]
             if peer == rank:
                 sf += kind == 1
                 continue
@@ -119,9 +272,10 @@ def rank_figures(glob, grid, halo, dirs, fields, hosts):
             rf += kind == 1
             re_ += kind == 2
             rc += kind == 3
-            if kind == 1 and hosts and hosts[peer] != hosts[rank]:
-                of += 1
-        figures.append((rb, rf, sf, of, re_, rc, cells, ext[0] * ext[1] * ext[2]))
+            if node_of is not None and node_of[peer] != node_of[rank]:
+                of += kind == 1
+                ob += 8 * piece
+        figures.append(Figures(rb, rf, sf, of, re_, rc, ghost, ext[0] * ext[1] * ext[2], bf, ob, ext))
     return figures
 
 
@@ -142,7 +296,8 @@ def expand(text):
 
 
 def parse_header(lines):
-    h = {"hosts": None, "columns": None, "grid_source": None, "fields": 1}
+    h = {"hosts": None, "columns": None, "grid_source": None, "fields": 1, "periodic": (True, True, True),
+         "walls_note": None, "placements": [], "dry": None, "backend": None}
     nodes = []
     for line in lines:
         if not line.startswith("#"):
@@ -159,6 +314,9 @@ def parse_header(lines):
         m = re.match(r"# stencil (\w+) fields (\d+) messages (\w+)", line)
         if m:
             h["fields"] = int(m.group(2))
+        m = re.match(r"# backend (\S+) ", line)
+        if m:
+            h["backend"] = m.group(1)
         if line.startswith("# rank_host"):
             pairs = [p.split(":", 1) for p in line.split()[2:]]
             h["hosts"] = [name for _, name in sorted(pairs, key=lambda p: int(p[0]))]
@@ -168,7 +326,16 @@ def parse_header(lines):
         m = re.match(r"# grid_source (\S+)", line)
         if m:
             h["grid_source"] = m.group(1)
-        if line.startswith("# N ") or line.startswith("# L "):
+        m = WALLS_NOTE.match(line)
+        if m:
+            h["walls_note"] = (m.group(1), m.group(2))
+        if NODES_NOTE.match(line) or FELL_BACK.match(line) or CART_MOVED.match(line) or line in (CART_KEPT,
+                                                                                                CART_PLANNED):
+            h["placements"].append(line)
+        m = DRY_LINE.match(line)
+        if m:
+            h["dry"] = m.group(1)
+        if re.match(r"# (N|L|Global|Local) ", line) and "Send_B" in line:
             h["columns"] = line[2:].split()
     if nodes and h["hosts"] is None:
         by_rank = {}
@@ -177,6 +344,97 @@ def parse_header(lines):
                 by_rank[r] = name
         h["hosts"] = [by_rank.get(r, "?") for r in range(max(by_rank) + 1)] if by_rank else None
     return h
+
+
+def walls_of(h, errors):
+    """The periodic axes, from the walls note: every axis named once, the periodic ones (or none) before
+    the walls, each list in order; no note, every axis periodic."""
+    if h["walls_note"] is None:
+        return (True, True, True)
+    wrap, open_ = h["walls_note"]
+    wrap_axes = [] if wrap == "none" else wrap.split(",")
+    open_axes = open_.split(",")
+    if sorted(wrap_axes + open_axes) != list(AXES) or wrap_axes != sorted(wrap_axes) \
+            or open_axes != sorted(open_axes) or not open_axes:
+        errors.append(f"the walls note names periodic {wrap} and walls along {open_}: each of x, y, z once, in order")
+    return tuple(a not in open_axes for a in AXES)
+
+
+def node_of_ranks(h, errors):
+    """Each rank's node (nodes numbered by their first rank), from the hosts the header prints, or from a
+    dry run's blocks of P; None where not known (more than one node, no hosts printed)."""
+    ranks = h["ranks"]
+    if h["dry"] is not None:
+        m = DRY_BLOCKS.fullmatch(h["dry"])
+        if m:
+            if int(m.group(1)) != ranks:
+                errors.append(f"the dry run plans {m.group(1)} ranks, the header says {ranks}")
+            per = int(m.group(2))
+            node_of = [r // per for r in range(ranks)]
+            if len(set(node_of)) != int(m.group(3)) or int(m.group(3)) != h["nodes"]:
+                errors.append(f"{ranks} ranks {per} per node make {len(set(node_of))} nodes: the dry run says "
+                              f"{m.group(3)}, the header nodes {h['nodes']}")
+            return node_of
+        m = DRY_JOB.fullmatch(h["dry"])
+        if not m:
+            errors.append(f"the dry run's plan of '{h['dry']}': neither blocks of P ranks nor this job's ranks")
+            return None
+        if (int(m.group(1)), int(m.group(2))) != (ranks, h["nodes"]):
+            errors.append(f"the dry run plans {m.group(1)} ranks on {m.group(2)} nodes, the header says {ranks} "
+                          f"on {h['nodes']}")
+        return [0] * ranks if h["nodes"] == 1 else None
+    hosts = h["hosts"]
+    if hosts is None:
+        return [0] * ranks if h["nodes"] == 1 else None
+    number = {}
+    return [number.setdefault(name, len(number)) for name in hosts]
+
+
+def placements_of(h, node_of, errors):
+    """{placement name: cell of each rank, or None where not known} of the header's notes, each checked
+    against the block computed here."""
+    grid, out = h["grid"], {}
+    for line in h["placements"]:
+        m = NODES_NOTE.match(line)
+        if m:
+            k, ngrid, block = int(m.group(1)), tuple(int(v) for v in m.group(2, 3, 4)), \
+                tuple(int(v) for v in m.group(5, 6, 7))
+            if k != h["nodes"] or ngrid[0] * ngrid[1] * ngrid[2] != k or \
+                    any(n * b != g for n, b, g in zip(ngrid, block, grid)):
+                errors.append(f"'{line[2:]}': {k} nodes of {box_text(block)} do not tile grid {box_text(grid)} on "
+                              f"{h['nodes']} nodes")
+                out["nodes"] = None
+                continue
+            if node_of is None:
+                out["nodes"] = None
+                continue
+            cells, want_grid, want_block = nodes_placement(grid, node_of)
+            if cells is None:
+                errors.append(f"'{line[2:]}', but placement nodes falls back here: {want_grid}")
+            elif (want_grid, want_block) != (ngrid, block):
+                errors.append(f"'{line[2:]}': the block of least surface is {box_text(want_block)} "
+                              f"({box_text(want_grid)} nodes)")
+            out["nodes"] = cells
+            continue
+        m = FELL_BACK.match(line)
+        if m:
+            if node_of is not None:
+                cells, why, _ = nodes_placement(grid, node_of)
+                if cells is not None:
+                    errors.append(f"'{line[2:]}', but each node holds {len(node_of) // len(set(node_of))} ranks and "
+                                  "a block of them tiles the grid")
+                elif m.group(1) != why:
+                    errors.append(f"placement nodes fell back because '{m.group(1)}'; the nodes say: {why}")
+            out.setdefault("linear", list(range(h["ranks"])))
+            continue
+        m = CART_MOVED.match(line)
+        if m:
+            if int(m.group(2)) != h["ranks"] or not 0 < int(m.group(1)) <= h["ranks"]:
+                errors.append(f"'{line[2:]}' of {h['ranks']} ranks")
+            out["cart"] = None
+            continue
+        out["cart"] = cart_cells(grid)  # kept, or planned without a launch: row-major
+    return out
 
 
 def within(value, lo, hi, decimals):
@@ -305,7 +563,7 @@ def check_hidden_note(note, row, where, errors):
     errors.append(f"{where}: the Hidden note gives no reason the rule knows: {note}")
 
 
-def check_nothing_crosses(note, h, rows_send, first_size, global_box, fields, hosts, errors):
+def check_nothing_crosses(note, h, rows_send, first_row, fields, periodic, errors):
     """The header's 'nothing crosses ranks' note against the decomposition: there exactly when no
     row sends a byte to another rank, naming the grid, the pieces and flags that would help."""
     zero = bool(rows_send) and not any(rows_send)
@@ -339,10 +597,9 @@ def check_nothing_crosses(note, h, rows_send, first_size, global_box, fields, ho
         else:
             errors.append(f"'# nothing crosses ranks' suggests {hint!r}: neither --axis nor --grid")
             continue
-        if first_size is not None:
-            size, halo = first_size
-            box = global_box(size, grid_)
-            if max(f[0] for f in rank_figures(box, grid_, halo, dirs, fields, None)) == 0:
+        if first_row is not None:
+            box_on, halo = first_row
+            if max(f.send for f in rank_figures(box_on(grid_), grid_, halo, dirs, fields, None, periodic)) == 0:
                 errors.append(f"'# nothing crosses ranks' suggests {hint}, which sends nothing across ranks either")
 
 
@@ -360,11 +617,11 @@ def check_iters(row, h, where, errors):
         errors.append(f"{where}: Iters {row['Iters']} is not a K from 5 to 1000000")
 
 
-def check_ranks(row, notes, figs, hosts, where, errors):
+def check_ranks(row, notes, figs, hosts, where, errors, nranks):
     """Slowest and Skew against the row's per-rank (or per-node) notes, and each rank's bytes against
-    the grid's."""
+    the grid's (figs None: which rank holds which cell is not known, the bytes are not checked)."""
     slowest = int(row["Slowest"])
-    if not 0 <= slowest < len(figs):
+    if not 0 <= slowest < nranks:
         errors.append(f"{where}: Slowest {slowest} is not a rank")
         return
     skew = None if row["Skew"] == "n/a" else float(row["Skew"])
@@ -372,28 +629,28 @@ def check_ranks(row, notes, figs, hosts, where, errors):
         errors.append(f"{where}: Skew {skew} is below 1: the slowest rank over the median one")
     ranks = [m for m in notes if m.re is RANK_NOTE]
     nodes = [m for m in notes if m.re is NODE_NOTE]
-    if bool(ranks) == bool(nodes) or (nodes and len(figs) <= 64) or (ranks and len(figs) > 64):
-        errors.append(f"{where}: {len(ranks)} per-rank and {len(nodes)} per-node notes on {len(figs)} ranks: "
+    if bool(ranks) == bool(nodes) or (nodes and nranks <= 64) or (ranks and nranks > 64):
+        errors.append(f"{where}: {len(ranks)} per-rank and {len(nodes)} per-node notes on {nranks} ranks: "
                       "a note per rank up to 64 ranks, per node above")
         return
     if ranks:
-        check_rank_notes(ranks, slowest, skew, figs, hosts, where, errors)
+        check_rank_notes(ranks, slowest, skew, figs, hosts, where, errors, nranks)
     else:
-        check_node_notes(nodes, slowest, figs, hosts, where, errors)
+        check_node_notes(nodes, slowest, figs, hosts, where, errors, nranks)
 
 
-def check_rank_notes(notes, slowest, skew, figs, hosts, where, errors):
-    if sorted(int(m.group(2)) for m in notes) != list(range(len(figs))):
+def check_rank_notes(notes, slowest, skew, figs, hosts, where, errors, nranks):
+    if sorted(int(m.group(2)) for m in notes) != list(range(nranks)):
         errors.append(f"{where}: the per-rank notes name ranks {[int(m.group(2)) for m in notes]}")
         return
-    us = [0.0] * len(figs)
+    us = [0.0] * nranks
     for m in notes:
         r = int(m.group(2))
         us[r] = float(m.group(4))
         if hosts and m.group(3) != hosts[r]:
             errors.append(f"{where}: rank {r} on host {m.group(3)}, the header says {hosts[r]}")
-        if int(m.group(5)) != figs[r][0]:
-            errors.append(f"{where}: rank {r} sends {m.group(5)} bytes, the grid gives {figs[r][0]}")
+        if figs is not None and int(m.group(5)) != figs[r].send:
+            errors.append(f"{where}: rank {r} sends {m.group(5)} bytes, the grid gives {figs[r].send}")
         if bool(m.group(6)) != (r == slowest):
             errors.append(f"{where}: the note of rank {r} is{'' if m.group(6) else ' not'} marked slowest, "
                           f"Slowest is {slowest}")
@@ -410,7 +667,7 @@ def check_rank_notes(notes, slowest, skew, figs, hosts, where, errors):
         errors.append(f"{where}: Skew {skew} is not Rank_us of Slowest {us[slowest]} over the median rank's {median}")
 
 
-def check_node_notes(notes, slowest, figs, hosts, where, errors):
+def check_node_notes(notes, slowest, figs, hosts, where, errors, nranks):
     seen = []
     most = max(float(m.group(6)) for m in notes)
     for m in notes:
@@ -418,7 +675,7 @@ def check_node_notes(notes, slowest, figs, hosts, where, errors):
         seen += node_ranks
         if hosts and any(hosts[r] != m.group(2) for r in node_ranks if r < len(hosts)):
             errors.append(f"{where}: node {m.group(2)} lists ranks {m.group(3)} the header places elsewhere")
-        sends = [figs[r][0] for r in node_ranks if r < len(figs)]
+        sends = [figs[r].send for r in node_ranks if r < nranks] if figs is not None else []
         if sends and (int(m.group(8)), int(m.group(9))) != (min(sends), max(sends)):
             errors.append(f"{where}: node {m.group(2)} sends {m.group(8)} to {m.group(9)} bytes, the grid gives "
                           f"{min(sends)} to {max(sends)}")
@@ -429,16 +686,26 @@ def check_node_notes(notes, slowest, figs, hosts, where, errors):
             errors.append(f"{where}: node {m.group(2)}'s slowest mark against Slowest {slowest}")
         if int(m.group(7)) == slowest and hi < most - 2 * US:
             errors.append(f"{where}: Slowest {slowest} has Rank_us {hi}, another node's rank has {most}")
-    if sorted(seen) != list(range(len(figs))):
-        errors.append(f"{where}: the per-node notes cover ranks {sorted(seen)}, not 0-{len(figs) - 1}")
+    if sorted(seen) != list(range(nranks)):
+        errors.append(f"{where}: the per-node notes cover ranks {sorted(seen)}, not 0-{nranks - 1}")
+
+
+def lead_of(cols):
+    """The size columns the table leads with (one of LEADS), or None."""
+    for lead in sorted(LEADS, key=len, reverse=True):
+        if cols[:len(lead)] == lead:
+            return lead
+    return None
 
 
 def expected_columns(cols):
     """The order the columns must come in, and whether the run's groups fit it."""
-    lead = SIZE["local"] if cols and cols[0] == "L" else SIZE["cube"]
+    lead = lead_of(cols)
+    if lead is None:
+        return False
     order = lead + SWEEP + COLUMNS + [c for g in OPTIONAL for c in g]
     pos = [order.index(c) if c in order else -1 for c in cols]
-    if -1 in pos or pos != sorted(pos) or cols[:len(lead)] != lead:
+    if -1 in pos or pos != sorted(pos):
         return False
     present = set(cols)
     if not all(c in present for c in COLUMNS):
@@ -446,58 +713,146 @@ def expected_columns(cols):
     return all(all(c in present for c in g) or not any(c in present for c in g) for g in OPTIONAL)
 
 
+def dry_columns(cols):
+    """A dry run's columns: N or L, [H], [Placement], then DRY_COLUMNS."""
+    rest = cols[1:]
+    for name in ("H", "Placement"):
+        if rest[:1] == [name]:
+            rest = rest[1:]
+    return cols[:1] in (["N"], ["L"]) and rest == DRY_COLUMNS
+
+
+class Layout:
+    """What the header says about the grid, the walls, the nodes and the placements."""
+
+    def __init__(self, h, errors):
+        self.h, self.grid, self.ranks, self.fields = h, h["grid"], h["ranks"], h["fields"]
+        self.dirs = offsets(h["directions"])
+        self.periodic = walls_of(h, errors)
+        hosts = h["hosts"]
+        if hosts is not None and len(hosts) != self.ranks:
+            errors.append(f"the header names hosts for {len(hosts)} ranks, not {self.ranks}")
+            h["hosts"] = hosts = None
+        if hosts is not None and len(set(hosts)) != h["nodes"]:
+            errors.append(f"nodes {h['nodes']} but the header names {len(set(hosts))} hosts")
+        self.hosts = hosts
+        self.node_of = node_of_ranks(h, errors)
+        self.maps = placements_of(h, self.node_of, errors)
+        real = [l for l in h["placements"] if l != CART_PLANNED]
+        if h["dry"] is None and (len(h["placements"]) > 1 or real != h["placements"]):
+            errors.append(f"a measured run names one placement, as it ran: {h['placements']}")
+        self.cache = {}
+
+    def cells(self, placement):
+        """Cell of each rank on the placement, or None where not known (cart that moved ranks)."""
+        if placement == "linear":
+            return list(range(self.ranks))
+        return self.maps.get(placement)
+
+    def figures(self, glob, halo, placement):
+        """Each rank's figures; off-node ones only where the nodes and the placement are known."""
+        key = (glob, halo, placement)
+        if key not in self.cache:
+            cells = self.cells(placement)
+            known = cells is not None and self.node_of is not None
+            self.cache[key] = (rank_figures(glob, self.grid, halo, self.dirs, self.fields,
+                                            self.node_of if known else None, self.periodic,
+                                            cells if cells is not None else list(range(self.ranks))), known)
+        return self.cache[key]
+
+    def used(self):
+        """The placement a measured run used: its note's, else linear."""
+        for name in ("nodes", "cart"):
+            if name in self.maps:
+                return name
+        return "linear"
+
+
+def row_box(row, lead, grid, local, where, errors):
+    """The row's (label size, per-rank brick or None, global box) from its size columns; None where they
+    are not a size."""
+    forms = {"N": r"[1-9]\d*", "L": r"[1-9]\d*", "Local": r"[1-9]\d*x[1-9]\d*x[1-9]\d*",
+             "Global": r"[1-9]\d*x[1-9]\d*x[1-9]\d*"}
+    bad = [c for c in lead if not re.fullmatch(forms[c], row[c])]
+    if bad:
+        errors.append(f"{where}: {bad[0]} {row[bad[0]]} is not a {'side' if bad[0] in ('N', 'L') else 'box XxYxZ'}")
+        return None
+    if lead == ["N"]:
+        n = int(row["N"])
+        return str(n), None, (n, n, n)
+    if local:
+        brick = box(row[lead[0]])
+        glob = tuple(b * g for b, g in zip(brick, grid))
+        if row["Global"] != box_text(glob):
+            errors.append(f"{where}: Global {row['Global']}, the grid gives {box_text(glob)}")
+        return size_text(brick), brick, glob
+    glob = box(row["Global"])
+    return size_text(glob), None, glob
+
+
 def check(text):
     """Returns (rows checked, list of problems)."""
+    rows, errors, _ = check_table(text)
+    return rows, errors
+
+
+def check_table(text):
+    """Returns (rows checked, list of problems, notes on what could not be checked)."""
     lines = text.splitlines()
     h = parse_header(lines)
-    errors = []
+    errors, unchecked = [], []
     if "grid" not in h or h["columns"] is None:
-        return 0, ["no '# ranks ... grid ...' header line or no column line"]
+        return 0, ["no '# ranks ... grid ...' header line or no column line"], unchecked
     grid, ranks, fields = h["grid"], h["ranks"], h["fields"]
     if grid[0] * grid[1] * grid[2] != ranks:
         errors.append(f"grid {grid} does not multiply to {ranks} ranks")
-        return 0, errors
-    if h["grid_source"] == "auto" and auto_grid(ranks) != grid:
-        errors.append(f"automatic grid for {ranks} ranks is {auto_grid(ranks)}, printed {grid}")
+        return 0, errors, unchecked
     if h["directions"] not in ("x", "y", "z", "all", "box"):
-        return 0, [f"unknown directions {h['directions']}"]
-    dirs = offsets(h["directions"])
-    hosts = h["hosts"]
-    if hosts is not None and len(hosts) != ranks:
-        errors.append(f"the header names hosts for {len(hosts)} ranks, not {ranks}")
-        hosts = None
-    if hosts is not None and len(set(hosts)) != h["nodes"]:
-        errors.append(f"nodes {h['nodes']} but the header names {len(set(hosts))} hosts")
+        return 0, [f"unknown directions {h['directions']}"], unchecked
+    dry = h["dry"] is not None
     cols = h["columns"]
-    if not expected_columns(cols):
+    if not (dry_columns(cols) if dry else expected_columns(cols)):
         errors.append(f"unexpected columns {cols}")
-        return 0, errors
-    local = cols[0] == "L"
+        return 0, errors, unchecked
+    lay = Layout(h, errors)
+    if "cart" in lay.maps and lay.maps["cart"] is None:
+        unchecked.append("placement cart moved ranks: which rank holds which cell is MPI's, so OffNodeFaces, "
+                         "OffNode_B and each rank's bytes are not checked")
+    if lay.node_of is None and h["nodes"] > 1:
+        unchecked.append(f"the ranks' nodes are not printed: the off-node columns are not checked")
+    lead = ["N"] if dry and cols[0] == "N" else (["L"] if dry else lead_of(cols))
+    local = lead[0] in ("L", "Local")
+    prefix = "L" if local else "N"
     sweep = "H" in cols
     if sweep != (len(h["halos"]) > 1):
         errors.append(f"halo widths {h['halos']} but the column H is {'there' if sweep else 'missing'}")
-    with_min = "Send_min_B" in cols
-    box = "RemoteEdges" in cols
-    if box != (h["directions"] == "box"):
+    walls = not all(lay.periodic)
+    if not dry and ("BoundaryFaces" in cols) != walls:
+        errors.append(f"the column BoundaryFaces goes with walls (an open axis), and only with them: "
+                      f"{'walls' if walls else 'no walls'} here")
+    if not dry and ("OffNode_B" in cols) != (h["nodes"] > 1):
+        errors.append(f"the column OffNode_B goes with more than one node, and only with it: {h['nodes']} here")
+    with_min = "Send_min_B" in cols and not dry
+    box_stencil = "RemoteEdges" in cols
+    if not dry and box_stencil != (h["directions"] == "box"):
         errors.append("RemoteEdges and RemoteCorners go with directions box, and only with it")
-
-    def global_box(size, on=grid):
-        return tuple(size * g for g in on) if local else (size, size, size)
 
     rows = 0
     uneven = False
-    checks = {}
+    boxes = []         # each row's global box and brick, for the automatic grid
     hidden_notes = {}  # label -> the reason of a '# Hidden LABEL: none: ...' note awaiting its row
     rank_notes = {}    # label -> the '# per-rank' or '# per-node' notes awaiting its row
     nothing = None     # the '# nothing crosses ranks' note, without its lead
     rows_send = []     # each row's Send_B by the grid
-    first_size = None
+    first_row = None
     failed = None      # (line index, the '# run failed' line's match)
+    labels = {}        # label -> (global box, brick) of each row, for the '# check' lines after it
+    checks = []        # '# check' lines awaiting the end: (label, cells)
     for index, line in enumerate(lines):
         m = re.match(r"# nothing crosses ranks, Send_B is 0: (.*)$", line)
         if m:
             nothing = m.group(1)
-        m = re.match(r"# Hidden ((?:N|L)=\d+(?: H=\d+)?): none: (.*)$", line)
+        m = re.match(rf"# Hidden ({LABEL}): none: (.*)$", line)
         if m:
             if m.group(1) in hidden_notes:
                 errors.append(f"two Hidden notes for {m.group(1)}")
@@ -508,13 +863,9 @@ def check(text):
         m = RANK_NOTE.match(line) or NODE_NOTE.match(line)
         if m:
             rank_notes.setdefault(m.group(1), []).append(m)
-        m = re.match(r"# check (N|L)=(\d+)(?: H=(\d+))? passed (\d+) ghost cells", line)
+        m = re.match(rf"# check ((N|L)=(\d+(?:x\d+x\d+)?)(?: H=(\d+))?) passed (\d+) ghost cells", line)
         if m:
-            size, halo = int(m.group(2)), int(m.group(3) or h["halos"][0])
-            want = sum(f[6] for f in rank_figures(global_box(size), grid, halo, dirs, fields, hosts))
-            checks[(size, halo)] = True
-            if int(m.group(4)) != want:
-                errors.append(f"check {m.group(1)}={size} H={halo}: {m.group(4)} ghost cells, the grid gives {want}")
+            checks.append((m.group(2), m.group(3), int(m.group(4) or h["halos"][0]), int(m.group(5)), line))
         if not line.strip() or line.startswith("#"):
             continue
         values = line.split()
@@ -523,63 +874,82 @@ def check(text):
             errors.append(f"{where}: {len(values)} fields, {len(cols)} columns")
             continue
         row = dict(zip(cols, values))
-        size = int(row[cols[0]])
         halo = int(row["H"]) if sweep else h["halos"][0]
         if sweep and halo not in h["halos"]:
             errors.append(f"{where}: H {halo} is not one of the widths {h['halos']}")
-        glob = global_box(size)
-        figs = rank_figures(glob, grid, halo, dirs, fields, hosts)
-        send_max = max(f[0] for f in figs)
+        if dry:
+            if not re.fullmatch(r"[1-9]\d*(x[1-9]\d*x[1-9]\d*)?", row[cols[0]]):
+                errors.append(f"{where}: {cols[0]} {row[cols[0]]} is neither a side nor XxYxZ")
+                continue
+            brick = box(row[cols[0]]) if local else None
+            glob = tuple(b * g for b, g in zip(brick, grid)) if local else box(row[cols[0]])
+            size = size_text(brick if local else glob)
+            if row[cols[0]] != size:
+                errors.append(f"{where}: the size {row[cols[0]]} is printed as {size}")
+        else:
+            sized = row_box(row, lead, grid, local, where, errors)
+            if sized is None:
+                continue
+            size, brick, glob = sized
+        boxes.append((glob, brick))
+        label = f"{prefix}={size}" + (f" H={halo}" if sweep else "")
+        labels[label] = glob
+        placement = row.get("Placement", lay.used() if not dry else None)
+        if dry and placement is None:
+            placement = next(iter(lay.maps), "linear")
+        if placement not in ("linear", "nodes", "cart"):
+            errors.append(f"{where}: placement {placement} is none of linear, nodes, cart")
+            continue
+        if placement != "linear" and placement not in lay.maps:
+            errors.append(f"{where}: placement {placement} without its note in the header")
+        figs, known = lay.figures(glob, halo, placement)
+        send_max = max(f.send for f in figs)
         rows_send.append(send_max)
-        if first_size is None:
-            first_size = (size, halo)
-        label = f"{cols[0]}={size}" + (f" H={halo}" if sweep else "")
-        note = hidden_notes.pop(label, None)
-        if "Hidden" in row:
-            if row["Hidden"] == "-" and note is None:
-                errors.append(f"{where}: Hidden '-' without a note '# Hidden {label}: none: ...' before the row")
-            elif row["Hidden"] != "-" and note is not None:
-                errors.append(f"{where}: Hidden {row['Hidden']}, but the note before it says none: {note}")
-            elif note is not None:
-                check_hidden_note(note, row, where, errors)
-        elif note is not None:
-            errors.append(f"{where}: a Hidden note, but the table has no Hidden column")
-        check_iters(row, h, where, errors)
-        notes = rank_notes.pop(label, [])
-        if "Slowest" in row:
-            check_ranks(row, notes, figs, hosts, where, errors)
-        elif notes:
-            errors.append(f"{where}: per-rank notes, but the table has no Slowest column")
-        send_min = min(f[0] for f in figs)
+        if first_row is None:
+            first_row = ((lambda g, brick=brick, glob=glob: tuple(b * x for b, x in zip(brick, g)) if brick else glob),
+                         halo)
+        send_min = min(f.send for f in figs)
         uneven = uneven or send_min != send_max
-        expect = {"Send_B": send_max, "RemoteFaces": max(f[1] for f in figs),
-                  "SelfFaces": max(f[2] for f in figs), "OffNodeFaces": max(f[3] for f in figs)}
-        if box:
-            expect["RemoteEdges"] = max(f[4] for f in figs)
-            expect["RemoteCorners"] = max(f[5] for f in figs)
-        if with_min:
+        expect = {"Send_B": send_max, "RemoteFaces": max(f.remote_faces for f in figs),
+                  "SelfFaces": max(f.self_faces for f in figs)}
+        if known:
+            expect["OffNodeFaces"] = max(f.offnode_faces for f in figs)
+        if walls or dry:
+            expect["BoundaryFaces"] = max(f.boundary_faces for f in figs)
+        if known and "OffNode_B" in cols:
+            expect["OffNode_B"] = max(f.offnode_bytes for f in figs)
+        if box_stencil:
+            expect["RemoteEdges"] = max(f.edges for f in figs)
+            expect["RemoteCorners"] = max(f.corners for f in figs)
+        if with_min or dry:
             expect["Send_min_B"] = send_min
         elif send_min != send_max:
             errors.append(f"{where}: ranks send {send_min} to {send_max} bytes but there is no Send_min_B column")
+        if dry:
+            check_dry_row(row, figs, known, lay, glob, halo, where, expect, errors)
         for key, value in expect.items():
             if int(row[key]) != value:
                 errors.append(f"{where}: {key} {row[key]}, the grid gives {value}")
-        if local and row["Global"] != "x".join(str(v) for v in glob):
-            errors.append(f"{where}: Global {row['Global']}, the grid gives {'x'.join(str(v) for v in glob)}")
-        t = float(row["Time_us"])
-        if row["Time_us"] != f"{t:.1f}" or row["Uni_GBps"] != f"{float(row['Uni_GBps']):.3f}" or \
-                row["Duplex_GBps"] != f"{float(row['Duplex_GBps']):.3f}":
-            errors.append(f"{where}: Time_us needs 1 decimal and the rates 3")
-        check_rate(int(row["Send_B"]), t, float(row["Uni_GBps"]), float(row["Duplex_GBps"]), where, errors)
-        check_optional(row, where, errors, 16 * fields * max(f[7] for f in figs))
+        if not dry:
+            check_measured_row(row, h, label, figs, known, lay, hidden_notes, rank_notes, where, errors)
         rows += 1
-    if with_min and rows and not uneven:
-        errors.append("Send_min_B column although every size divides evenly")
+    if with_min and rows and not uneven and failed is None:
+        errors.append("Send_min_B column although every rank sends as much as every other")
+    check_sizes(h, lead, boxes, failed, local, errors)
+    for kind, size, halo, count, line in checks:
+        label = f"{kind}={size}" + (f" H={halo}" if sweep else "")
+        if label not in labels:
+            errors.append(f"'{line}' of no row")
+            continue
+        want = sum(f.ghost for f in lay.figures(labels[label], halo, lay.used())[0])
+        if count != want:
+            errors.append(f"check {label}: {count} ghost cells, the grid gives {want}")
     for label, note in hidden_notes.items():
         errors.append(f"a note '# Hidden {label}: none: {note}' of no row")
     for label in rank_notes:
         errors.append(f"per-rank notes of {label}, which is no row")
-    check_nothing_crosses(nothing, h, rows_send, first_size, global_box, fields, hosts, errors)
+    if not dry:  # a dry run says nothing of it: it plans, and warns of nothing
+        check_nothing_crosses(nothing, h, rows_send, first_row, fields, lay.periodic, errors)
     if failed is not None:
         index, m = failed
         if int(m.group(2)) != rows:
@@ -588,7 +958,78 @@ def check(text):
             errors.append(f"'# run failed' with exit {m.group(1)}: a failed run exits 1 to 4")
         if any(l.strip() for l in lines[index + 1:]):
             errors.append("'# run failed' is not the last line")
-    return rows, errors
+    return rows, errors, unchecked
+
+
+def check_sizes(h, lead, boxes, failed, local, errors):
+    """The lead against the rows (N or L: every row a cube; Global or Local alone: some row not, unless
+    the run failed before it), and the automatic grid against the largest row's box."""
+    cubes = [b[0] == b[1] == b[2] for glob, brick in boxes for b in [brick if local else glob]]
+    if boxes and lead[0] in ("Global", "Local") and all(cubes) and failed is None:
+        errors.append(f"the table leads with {lead[0]}, but every row is a cube: "
+                      f"{'L' if local else 'N'} would name them")
+    if h["grid_source"] != "auto" or not boxes:
+        return
+    largest = (1, 1, 1)
+    if not local:
+        for glob, _ in boxes:
+            if glob[0] * glob[1] * glob[2] > largest[0] * largest[1] * largest[2]:
+                largest = glob
+    want = auto_grid(h["ranks"], largest)
+    if want != h["grid"] and failed is None:
+        errors.append(f"automatic grid for {h['ranks']} ranks and the box {box_text(largest)} is {want}, "
+                      f"printed {h['grid']}")
+
+
+def check_dry_row(row, figs, known, lay, glob, halo, where, expect, errors):
+    """A dry run's own columns: NodeOut_B, the least and largest brick, Rank_B and Node_B, Fits."""
+    if known:
+        per_node = {}
+        for r, f in enumerate(figs):
+            per_node[lay.node_of[r]] = per_node.get(lay.node_of[r], 0) + f.offnode_bytes
+        expect["NodeOut_B"] = max(per_node.values())
+        expect["OffNode_B"] = max(f.offnode_bytes for f in figs)
+        expect["OffNodeFaces"] = max(f.offnode_faces for f in figs)
+    bricks = [f.brick for f in figs]
+    for name, pick in (("Brick_min", min), ("Brick_max", max)):
+        want = box_text(tuple(pick(b[a] for b in bricks) for a in range(3)))
+        if row[name] != want:
+            errors.append(f"{where}: {name} {row[name]}, the grid gives {want}")
+    largest = tuple(max(b[a] for b in bricks) for a in range(3))
+    fields_b = 8 * lay.fields * (largest[0] + 2 * halo) * (largest[1] + 2 * halo) * (largest[2] + 2 * halo)
+    if int(row["Rank_B"]) < fields_b:
+        errors.append(f"{where}: Rank_B {row['Rank_B']} is less than the fields of the largest brick, {fields_b} B")
+    if lay.h["backend"] == "host" and int(row["Node_B"]) < int(row["Rank_B"]):
+        errors.append(f"{where}: Node_B {row['Node_B']} is less than one rank's Rank_B {row['Rank_B']}")
+    if row["Fits"] not in ("yes", "no", "n/a"):
+        errors.append(f"{where}: Fits {row['Fits']} is none of yes, no, n/a")
+
+
+def check_measured_row(row, h, label, figs, known, lay, hidden_notes, rank_notes, where, errors):
+    """A measured row's timings, notes and derived columns."""
+    note = hidden_notes.pop(label, None)
+    if "Hidden" in row:
+        if row["Hidden"] == "-" and note is None:
+            errors.append(f"{where}: Hidden '-' without a note '# Hidden {label}: none: ...' before the row")
+        elif row["Hidden"] != "-" and note is not None:
+            errors.append(f"{where}: Hidden {row['Hidden']}, but the note before it says none: {note}")
+        elif note is not None:
+            check_hidden_note(note, row, where, errors)
+    elif note is not None:
+        errors.append(f"{where}: a Hidden note, but the table has no Hidden column")
+    check_iters(row, h, where, errors)
+    notes = rank_notes.pop(label, [])
+    if "Slowest" in row:
+        check_ranks(row, notes, figs if lay.cells(lay.used()) is not None else None, lay.hosts, where, errors,
+                    len(figs))
+    elif notes:
+        errors.append(f"{where}: per-rank notes, but the table has no Slowest column")
+    t = float(row["Time_us"])
+    if row["Time_us"] != f"{t:.1f}" or row["Uni_GBps"] != f"{float(row['Uni_GBps']):.3f}" or \
+            row["Duplex_GBps"] != f"{float(row['Duplex_GBps']):.3f}":
+        errors.append(f"{where}: Time_us needs 1 decimal and the rates 3")
+    check_rate(int(row["Send_B"]), t, float(row["Uni_GBps"]), float(row["Duplex_GBps"]), where, errors)
+    check_optional(row, where, errors, 16 * lay.fields * max(f.owned for f in figs))
 
 
 def run_failed(text):
@@ -660,11 +1101,123 @@ PER_NODE = """# ranks 128 nodes 2 grid 4x4x8 directions z halo 1 iters 50 warmup
 # node a ranks 0-63 devices -1*64
 # node b ranks 64-127 devices -1*64
 # grid_source auto transport datatype
-# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces Slowest Skew
+# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces OffNode_B Slowest Skew
 # per-node N=64: node a ranks 0-63 Rank_us min 10.0 median 11.0 max 12.0 (rank 5) Send_B min 4096 max 4096
 # per-node N=64: node b ranks 64-127 Rank_us min 10.0 median 11.0 max 20.0 (rank 70) Send_B min 4096 max 4096 \
 (slowest)
-64 4096 20.1 0.204 0.408 2 0 1 70 1.82
+64 4096 20.1 0.204 0.408 2 0 1 2048 70 1.82
+""".replace("\\\n", "")
+
+WALLS_NOTE_Z = ("# periodic x,y; walls along z: the pieces at a wall are neither sent nor filled, their ghost cells "
+                "keep their values (BoundaryFaces counts them)")
+
+# A box of extents beside a cube on 4 ranks, walls along y and z: the automatic grid is the cube's (12^3 cells
+# are more than 16x12x8's 1536), 1x2x2. 16x12x8: bricks 16x6x4, x faces self, along y and z one face remote
+# (16x4 and 16x6 cells: 512 + 768 B) and one at a wall; the ghost cells of all six faces are checked,
+# 4 x (2x24 + 2x64 + 2x96) = 1472. 12: bricks 12x6x6, 2 x 576 B; 4 x (2x36 + 4x72) = 1440.
+EXTENTS = """# ranks 4 nodes 1 grid 1x2x2 directions all halo 1 iters 3 warmup 1
+# rank_host 0:a 1:a 2:a 3:a
+# grid_source auto transport datatype schedule -
+# periodic x; walls along y,z: the pieces at a wall are neither sent nor filled, their ghost cells keep their \
+values (BoundaryFaces counts them)
+# Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces BoundaryFaces
+# check N=16x12x8 passed 1472 ghost cells
+16x12x8 1280 20.7 0.062 0.124 2 2 0 2
+# check N=12 passed 1440 ghost cells
+12x12x12 1152 12.7 0.091 0.181 2 2 0 2
+""".replace("\\\n", "")
+
+# 3 ranks on 1x1x3, walls along z, N = 12: bricks 12x12x4, a z face 1152 B; the middle rank sends two, the
+# ranks at the walls one (Send_min_B), each with one face at a wall.
+WALLS = """# ranks 3 nodes 1 grid 1x1x3 directions z halo 1 iters 3 warmup 1
+# rank_host 0:a 1:a 2:a
+# grid_source auto transport datatype schedule -
+""" + WALLS_NOTE_Z + """
+# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces BoundaryFaces Send_min_B
+12 2304 18.3 0.126 0.252 2 0 0 1 1152
+"""
+
+# --local with a brick that is no cube, walls on every axis, box stencil, 2 ranks on 1x1x2: each rank has one
+# neighbour, across z: the one face 8x6 (384 B; 6x6: 288 B), no edge or corner remote, 5 faces at walls.
+LOCAL_EXTENTS = """# ranks 2 nodes 1 grid 1x1x2 directions box halo 1 iters 3 warmup 2
+# stencil box fields 1 messages aggregated method p2p
+# rank_host 0:a 1:a
+# grid_source auto transport datatype schedule -
+# periodic none; walls along x,y,z: the pieces at a wall are neither sent nor filled, their ghost cells keep \
+their values (BoundaryFaces counts them)
+# Local Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces BoundaryFaces RemoteEdges \
+RemoteCorners
+# check L=8x6x4 passed 576 ghost cells
+8x6x4 8x6x8 384 1.0 0.384 0.768 1 0 0 5 0 0
+6x6x6 6x6x12 288 1.0 0.288 0.576 1 0 0 5 0 0
+""".replace("\\\n", "")
+
+# 12 ranks as 3 nodes of 4 on 3x2x2 (the issue's hand count), 12x8x8: bricks 4^3, faces 128 B, six remote
+# faces each. In rank order node 1 holds cells 4-7, and rank 4 (cell 1,1,0) sends 5 faces off it: one along
+# x, two along y (both to rank 1), two along z (both to rank 10): 640 B. Placement nodes: a 1x2x2 block per
+# node (the only block of 4 that tiles 3x2x2), node n the x-slab n: two x faces off each rank, 256 B. MPI's
+# row-major order (cart, kept) holds the same slabs.
+HOSTS12 = "# rank_host " + " ".join(f"{r}:n{r // 4}" for r in range(12))
+NODES_LINEAR = """# ranks 12 nodes 3 grid 3x2x2 directions all halo 1 iters 5 warmup 1
+""" + HOSTS12 + """
+# grid_source --grid transport datatype schedule -
+# Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces OffNode_B
+# check N=12x8x8 passed 1152 ghost cells
+12x8x8 768 10.0 0.077 0.154 6 0 5 640
+"""
+NODES = NODES_LINEAR.replace("# Global", "# placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of "
+                             "ranks\n# Global").replace("6 0 5 640", "6 0 2 256")
+CART_TABLE = NODES.replace("placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks",
+                     "placement cart: MPI_Cart_create (reorder 1) kept every rank where it was")
+# Where MPI moved ranks, which rank holds which cell is MPI's: the off-node figures are not checked.
+CART_MOVED_TABLE = NODES_LINEAR.replace("# Global", "# placement cart: MPI_Cart_create (reorder 1) moved 4 of 12 "
+                                  "ranks\n# Global").replace("6 0 5 640", "6 0 3 384")
+
+# 8 ranks as 2 nodes of 4 on 2x2x2, N = 16: blocks 1x2x2, 2x1x2 and 2x2x1 have the same surface (8); the
+# tie goes to the longest along z, then y: 1x2x2, node grid 2x1x1. Either placement sends two 512 B faces off.
+HOSTS8 = "# rank_host " + " ".join(f"{r}:n{r // 4}" for r in range(8))
+NODES8 = """# ranks 8 nodes 2 grid 2x2x2 directions all halo 1 iters 5 warmup 1
+""" + HOSTS8 + """
+# grid_source auto transport datatype schedule -
+# placement nodes: 2 nodes as a 2x1x1 grid, each holding a 1x2x2 block of ranks
+# N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces OffNode_B
+16 3072 10.0 0.307 0.614 6 0 2 1024
+"""
+
+# The dry run of 12 ranks, 4 per node in blocks, on 3x2x2 with walls along z, both placements (counted as in
+# NODES above, less the z face at the wall): 12x8x8 linear, rank 4 sends 4 faces off node 1 (512 B) and node 1
+# sends 2048 B (512 from each of ranks 4-7); nodes, 2 x 128 B a rank, 1024 a node. 24: bricks 8x12x12, an x
+# face 1152 B, y and z 768 B; Rank_B the field, 10x14x14 x 8 B.
+DRY_TABLE = """# halo-bandwidth 0.1.0
+# backend host device host
+# ranks 12 nodes 3 grid 3x2x2 directions all halo 1 iters 50 warmup 5
+# pack datatype self copy
+# stencil star fields 1 messages aggregated method p2p
+# gpu_aware n/a contiguous 0
+# grid_source --grid transport datatype schedule -
+# dry run: the plan of 12 ranks, 4 per node in blocks (as srun places them): 3 nodes: nothing launched, \
+allocated or timed
+# placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks
+""" + WALLS_NOTE_Z + """
+# Rank_B: the most one rank allocates (fields, packed buffers, staging and limit buffers); Node_B: ...
+# N Placement Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B Brick_min \
+Brick_max Rank_B Node_B Fits
+12x8x8 linear 640 640 5 0 4 1 512 2048 4x4x4 4x4x4 1728 6912 yes
+12x8x8 nodes 640 640 5 0 2 1 256 1024 4x4x4 4x4x4 1728 6912 yes
+24 linear 4608 4608 5 0 4 1 3456 13824 8x12x12 8x12x12 15680 62720 yes
+24 nodes 4608 4608 5 0 2 1 2304 9216 8x12x12 8x12x12 15680 62720 no
+""".replace("\\\n", "")
+
+# A dry run under a launcher: the job's own ranks, one node; 17 on 1x2x2 splits unevenly (17x9x9 to 17x8x8):
+# the y and z faces of the largest brick, 4 x 17 x 9 cells, 4896 B; of the least 4 x 17 x 8, 4352 B; its
+# field (17 + 2) x (9 + 2)^2 x 8 B = 18392 B.
+DRY_JOB_TABLE = """# ranks 4 nodes 1 grid 1x2x2 directions all halo 1 iters 50 warmup 5
+# backend host device host
+# grid_source auto transport datatype schedule -
+# dry run: the plan of this job's 4 ranks on 1 nodes (MPI_Comm_split_type): nothing launched, allocated or timed
+# N Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B Brick_min Brick_max \
+Rank_B Node_B Fits
+17 4896 4352 4 2 0 0 0 0 17x8x8 17x9x9 18392 67032 n/a
 """.replace("\\\n", "")
 
 FAILED = SEED + "# run failed (exit 4) after 3 rows: timeout on rank 0 after 2 s in MPI_Waitall: N=512 warm-up\n"
@@ -675,9 +1228,17 @@ def self_test():
     assert rows == 3 and not errors, errors
     rows, errors = check(BOX)
     assert rows == 2 and not errors, errors
-    for table, n in ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3), (PER_RANK, 1), (PER_NODE, 1)):
+    good = ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3), (PER_RANK, 1), (PER_NODE, 1), (EXTENTS, 2), (WALLS, 1),
+            (LOCAL_EXTENTS, 2), (NODES_LINEAR, 1), (NODES, 1), (CART_TABLE, 1), (CART_MOVED_TABLE, 1), (NODES8, 1),
+            (DRY_TABLE, 4),
+            (DRY_JOB_TABLE, 1))
+    for table, n in good:
         rows, errors = check(table)
         assert rows == n and not errors, (table, errors)
+    _, _, unchecked = check_table(CART_MOVED_TABLE)
+    assert any("placement cart moved ranks" in u for u in unchecked), unchecked
+    _, _, unchecked = check_table(CART_TABLE)
+    assert not unchecked, unchecked
     assert run_failed(FAILED) == (4, "timeout on rank 0 after 2 s in MPI_Waitall: N=512 warm-up")
     assert run_failed(SEED) is None
     bad = {
@@ -737,7 +1298,57 @@ def self_test():
             "# per-node N=64: node a ranks 0-1 Rank_us min 1.0 median 1.0 max 1.0 (rank 0) Send_B min 1 max 1"),
         "but the table has no Slowest column": SEED.replace("# N Send_B", PER_RANK.splitlines()[4] + "\n# N Send_B"),
     }
-    for what, text in bad_v3.items():
+    # Boxes of extents, walls, nodes and placements, the dry run: each rule with a table that breaks it.
+    lead = "# periodic x; walls along y,z"
+    bad_shapes = {
+        "BoundaryFaces 1, the grid gives 2": EXTENTS.replace("0.124 2 2 0 2", "0.124 2 2 0 1"),
+        "Send_B 1281, the grid gives 1280": EXTENTS.replace("1280 20.7 0.062 0.124", "1281 20.7 0.062 0.124"),
+        "check N=16x12x8: 1471 ghost cells, the grid gives 1472": EXTENTS.replace("passed 1472", "passed 1471"),
+        "'# check N=16x12x9 passed 1472 ghost cells' of no row": EXTENTS.replace("N=16x12x8 passed",
+                                                                                 "N=16x12x9 passed"),
+        "the column BoundaryFaces goes with walls": EXTENTS.replace(lead, "# x"),
+        "each of x, y, z once, in order": EXTENTS.replace("walls along y,z", "walls along z,y"),
+        "automatic grid for 4 ranks and the box 16x12x8 is (2, 2, 1)": "\n".join(
+            l for l in EXTENTS.splitlines() if not l.startswith(("12x12x12", "# check N=12 "))) + "\n",
+        "every row is a cube": EXTENTS.replace("16x12x8 1280", "12x12x12 1152").replace("N=16x12x8", "N=12"),
+        "SelfFaces 0, the grid gives 2": EXTENTS.replace("0.124 2 2 0 2", "0.124 2 0 0 2"),
+        "Send_min_B 1153, the grid gives 1152": WALLS.replace("1 1152", "1 1153"),
+        "no Send_min_B column": WALLS.replace(" Send_min_B", "").replace(" 1 1152", " 1"),
+        "Global 8x6x9, the grid gives 8x6x8": LOCAL_EXTENTS.replace("8x6x4 8x6x8", "8x6x4 8x6x9"),
+        "RemoteEdges 1, the grid gives 0": LOCAL_EXTENTS.replace("1 0 0 5 0 0\n6x6x6", "1 0 0 5 1 0\n6x6x6"),
+        "check L=8x6x4: 575 ghost cells": LOCAL_EXTENTS.replace("passed 576", "passed 575"),
+        "OffNodeFaces 4, the grid gives 5": NODES_LINEAR.replace("6 0 5 640", "6 0 4 640"),
+        "OffNode_B 512, the grid gives 640": NODES_LINEAR.replace("6 0 5 640", "6 0 5 512"),
+        "OffNode_B 640, the grid gives 256": NODES.replace("6 0 2 256", "6 0 2 640"),
+        "the column OffNode_B goes with more than one node": NODES_LINEAR.replace(" OffNode_B", "").replace(
+            " 640\n", "\n"),
+        "nodes 3 but the header names 2 hosts": NODES_LINEAR.replace(":n2", ":n1"),
+        "a block of them tiles the grid": NODES_LINEAR.replace(
+            "# Global", "# placement nodes fell back to linear: the nodes hold different numbers of ranks (4 and 2)"
+            "\n# Global"),
+        "the block of least surface is 1x2x2": NODES8.replace("2x1x1 grid, each holding a 1x2x2",
+                                                              "1x1x2 grid, each holding a 2x2x1"),
+        "do not tile grid": NODES8.replace("2x1x1 grid, each holding a 1x2x2", "2x1x1 grid, each holding a 2x2x1"),
+        "OffNode_B 640, the grid gives 256": CART_TABLE.replace("6 0 2 256", "6 0 2 640"),
+        "a measured run names one placement": NODES.replace("# Global", CART_TABLE.splitlines()[3] + "\n# Global"),
+        "NodeOut_B 2047, the grid gives 2048": DRY_TABLE.replace("512 2048", "512 2047"),
+        "Brick_max 8x12x13, the grid gives 8x12x12": DRY_TABLE.replace("8x12x12 15680 62720 yes",
+                                                                      "8x12x13 15680 62720 yes"),
+        "Rank_B 1727 is less than the fields": DRY_TABLE.replace("4x4x4 1728 6912 yes\n12x8x8 nodes",
+                                                           "4x4x4 1727 6912 yes\n12x8x8 nodes"),
+        "Fits maybe": DRY_TABLE.replace("62720 no", "62720 maybe"),
+        "L n/a is not a side": LOCAL_EXTENTS.replace("# Local Global", "# L Global").replace("8x6x4 8x6x8",
+                                                                                          "n/a 8x6x8"),
+        "Global 16x12 is not a box XxYxZ": EXTENTS.replace("16x12x8 1280", "16x12 1280"),
+        "placement nodes without its note": DRY_TABLE.replace(DRY_TABLE.splitlines()[8] + "\n", ""),
+        "OffNodeFaces 2, the grid gives 4": DRY_TABLE.replace("5 0 4 1 512", "5 0 2 1 512"),
+        "Send_min_B 4896, the grid gives 4352": DRY_JOB_TABLE.replace("4896 4352", "4896 4896"),
+        "Brick_min 17x9x9, the grid gives 17x8x8": DRY_JOB_TABLE.replace("17x8x8 17x9x9", "17x9x9 17x9x9"),
+        "the dry run plans 4 ranks on 2 nodes": DRY_JOB_TABLE.replace("on 1 nodes", "on 2 nodes"),
+        "make 3 nodes: the dry run says 2": DRY_TABLE.replace("in blocks (as srun places them): 3 nodes",
+                                                        "in blocks (as srun places them): 2 nodes"),
+    }
+    for what, text in list(bad_v3.items()) + list(bad_shapes.items()):
         _, errors = check(text)
         assert any(what in e for e in errors), (what, errors)
     _, errors = check(NOTHING.replace("--grid 2,1,1", "--grid 1,2,1"))
@@ -751,8 +1362,8 @@ def self_test():
     odd = odd.replace("64 65536 31.1 2.104 4.209 2 0 0", "17 2448 10.0 0.245 0.490 2 0 0")
     _, errors = check(odd)
     assert any("no Send_min_B column" in e for e in errors), errors
-    print(f"check_table self-test: 7 good tables passed, {len(bad) + len(bad_box) + len(bad_v3) + 2} broken tables "
-          "caught")
+    print(f"check_table self-test: {2 + len(good)} good tables passed, "
+          f"{len(bad) + len(bad_box) + len(bad_v3) + len(bad_shapes) + 2} broken tables caught")
     return 0
 
 
@@ -760,7 +1371,7 @@ def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
     text = open(argv[1]).read() if len(argv) > 1 else sys.stdin.read()
-    rows, errors = check(text)
+    rows, errors, unchecked = check_table(text)
     for e in errors:
         print(f"check_table: {e}", file=sys.stderr)
     if rows == 0 and not errors:
@@ -769,6 +1380,7 @@ def main(argv):
     if not errors:
         failed = run_failed(text)
         tail = f"; the run failed (exit {failed[0]}) after them: {failed[1]}" if failed else ""
+        tail += "".join(f"; {u}" for u in unchecked)
         print(f"check_table: {rows} rows agree with the printed grid{tail}")
     return 1 if errors else 0
 

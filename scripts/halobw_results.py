@@ -17,12 +17,22 @@ are described in docs/output.md. Both readers give the same thing:
                 .version     1, 2 or 3
                 .line        where the run starts (CSV: its first row; JSON: the "run" object)
     Row         row["N"], row["L"], row.get("Min_us"), ... for every field in SETTINGS,
-                MEASURES and OPTIONAL; .size_name ("N" or "L"), .size; .run, .line, .path
+                MEASURES and OPTIONAL; .size_name and .size (below), .extents, .side;
+                .run, .line, .path
 
-Types: the integer fields are int, the measured numbers float, Global and the
-other settings str. Exactly one of N and L is set in a row (N for global cube
-sides, L for per-rank sides: the run's `local` setting); the other is None. An
-optional measurement that was not taken is None; one that could not be
+Types: the integer fields are int, the measured numbers float, Global, Local and
+the other settings str. The size columns: N (a global cube side) and L (a per-rank
+cube side) are whole numbers, Local (a per-rank brick LXxLYxLZ) text; a run of
+global sizes (`local` 0) has N in every row when every row is a cube and in none
+otherwise (its Global names the box), a run of per-rank sizes (`local` 1) L in every
+row when every brick is a cube, else Local in every row. Whatever the file gives,
+a row's size is named by its box: .size_name is "N" (the global box is a cube; .size
+its side), "Global" (it is not; .size the text GXxGYxGZ), "L" (the per-rank brick is
+a cube; .size its side) or "Local" (it is not; .size LXxLYxLZ). So a 12x12x12 row of
+a run that also had a 16x12x8 row (no N written) still has size ("N", 12), and pairs
+with N=12 of another file. .extents is that box as three whole numbers, .side the
+side of a cube of as many cells (a float: the x position of a row in plot --overlap;
+N or L itself for a cube). An optional measurement that was not taken is None; one that could not be
 measured (CSV "n/a", JSON null: Eff, Peer_GBps) is NA, the string "n/a". A
 Hidden that is no share (version 3: the difference it measures lies within
 Noise_us, or the steps leave the range where it is a share; JSON null, an
@@ -35,7 +45,12 @@ Every schema version reads (SCHEMA_VERSIONS). Version 3 added the status (the
 CSV's last four columns, JSON "status"), the settings oversubscribed and
 ranks_per_core, each host's cores, and the column Noise_us, and changed
 Hidden's formula; a version-2 file reads with oversubscribed, ranks_per_core
-and Noise_us None and status None. A version-1 file (JSON "schema_version": 1; a CSV
+and Noise_us None and status None. Version 3 also added boxes of extents (Local,
+N and L absent for boxes that are no cubes), walls (the setting periodic, the
+column BoundaryFaces) and nodes (the settings placement and node_grid, the
+columns OffNode_B and NodeOut_B): an older file reads with periodic "xyz",
+placement "linear" and node_grid "-" (V3_DEFAULTS: every older run was so) and
+those columns None. A version-1 file (JSON "schema_version": 1; a CSV
 whose header has the old column set, '#' comment lines allowed) reads into the
 same form: the settings it predates take the values version 1 always ran with
 (V1_DEFAULTS), each row's H is the run's halo and Global is NxNxN.
@@ -58,36 +73,43 @@ NA = "n/a"
 
 # Run settings, one per CSV column in this order (the JSON file holds them in "program" and "run").
 SETTINGS = ("program", "version", "commit", "backend", "device", "ranks", "nodes", "oversubscribed",
-            "ranks_per_core", "grid", "grid_source", "directions", "halo", "iters", "min_time", "warmup",
-            "repeats", "pack", "self", "transport", "schedule", "gpu_aware", "contiguous",
-            "hugepages", "stencil", "overlap", "streams", "progress", "local", "fields", "messages",
+            "ranks_per_core", "grid", "periodic", "placement", "node_grid", "grid_source", "directions", "halo",
+            "iters", "min_time", "warmup", "repeats", "pack", "self", "transport", "schedule", "gpu_aware",
+            "contiguous", "hugepages", "stencil", "overlap", "streams", "progress", "local", "fields", "messages",
             "method", "rma_sync", "per_rank")
 # The settings version 3 added: None in the runs of older files, which did not record them.
 V3_SETTINGS = ("oversubscribed", "ranks_per_core", "min_time", "per_rank")
+# The settings version 3 added that every older run had one value of: every axis periodic (no walls),
+# rank r on cell r (placement linear, no node grid). Older runs read with these.
+V3_DEFAULTS = {"periodic": "xyz", "placement": "linear", "node_grid": "-"}
 # iters is a whole number, or "auto" (version 3: each row's K chosen by time, in its Iters).
 AUTO = "auto"
 # Every column of a row, in file order (the registry's order: build/halobw-columns).
-COLUMNS = ("N", "L", "Global", "H", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
-           "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B", "Iters", "Slowest",
-           "Slowest_host", "Skew", "Min_us", "Max_us", "Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff",
-           "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us", "Overlap_us", "Exposed_us", "Noise_us",
-           "Hidden", "Comp_GBps", "Field_MiB", "Huge_MiB")
+COLUMNS = ("N", "L", "Local", "Global", "H", "Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
+           "SelfFaces", "OffNodeFaces", "BoundaryFaces", "OffNode_B", "NodeOut_B", "RemoteEdges", "RemoteCorners",
+           "Send_min_B", "Iters", "Slowest", "Slowest_host", "Skew", "Min_us", "Max_us", "Pack_us", "Mpi_us",
+           "Stage_us", "Unpack_us", "Xfer_us", "Xfer_GBps", "Eff", "Copy_GBps", "Peer_GBps", "Comp_us", "Blocking_us",
+           "Overlap_us", "Exposed_us", "Noise_us", "Hidden", "Comp_GBps", "Field_MiB", "Huge_MiB")
 # Measured in every row of every file (the registry's groups standard and send_min).
 MEASURES = ("Send_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces", "SelfFaces",
             "OffNodeFaces", "Send_min_B")
-# The other columns, in file order. Of these, the size (N or L, see SIZES) and ROW_IDS are in
-# every row too, but are not measurements; the rest are measured only when the run asks.
+# The other columns, in file order. Of these, the size columns (SIZES) and ROW_IDS are not
+# measurements; V3_ROW_COLUMNS are in every version-3 row; the rest are measured only when the
+# run asks.
 OPTIONAL = tuple(c for c in COLUMNS if c not in MEASURES)
-# The size of a row: exactly one of these is set (N with local 0, L with local 1).
-SIZES = ("N", "L")
+# The size columns: N (local 0, every row a cube), L (local 1, every brick a cube) or Local (local 1,
+# some brick not a cube); a row of global sizes that are not all cubes has none of them, Global
+# names its box. Versions 1 and 2: exactly one of N and L.
+SIZES = ("N", "L", "Local")
 # In every row of a version-2 file besides MEASURES and the size (version 1: derived).
 ROW_IDS = ("Global", "H")
-# In every row of a version-3 file besides those: the row's K, and the slowest rank (its time
-# before the trailing barrier), its host, and that time over the median rank's (Skew, NA where
-# the median rank's is 0). None in the rows of older files.
-V3_ROW_COLUMNS = ("Iters", "Slowest", "Slowest_host", "Skew")
+# In every row of a version-3 file besides those: the faces at walls, the bytes off the node (of the
+# busiest rank, of the busiest node), the row's K, and the slowest rank (its time before the
+# trailing barrier), its host, and that time over the median rank's (Skew, NA where the median
+# rank's is 0). None in the rows of older files.
+V3_ROW_COLUMNS = ("BoundaryFaces", "OffNode_B", "NodeOut_B", "Iters", "Slowest", "Slowest_host", "Skew")
 # The columns version 3 added.
-V3_COLUMNS = ("Noise_us",) + V3_ROW_COLUMNS
+V3_COLUMNS = ("Local", "Noise_us") + V3_ROW_COLUMNS
 # A JSON row's members that are no column (not in the CSV): --per-rank's list of every rank.
 ROW_LISTS = ("ranks",)
 # The optional measurements: empty / absent when not measured, NA when they could not be.
@@ -123,16 +145,21 @@ GROUPS = {
     "hugepages": ("Field_MiB", "Huge_MiB"),                  # hugepages on, host memory
 }
 
-# Rows are matched across files by this key; "size" is (size_name, size): ("N", 64) or ("L", 32).
-KEY = ("size", "H", "directions", "grid", "pack", "fields", "messages", "method", "stencil")
+# Rows are matched across files by this key; "size" is (size_name, size), named by the row's box:
+# ("N", 64), ("Global", "128x512x512"), ("L", 32) or ("Local", "64x64x32"). Boxes pair by their
+# extents, whichever columns the files wrote.
+KEY = ("size", "H", "directions", "grid", "periodic", "pack", "fields", "messages", "method", "stencil")
 
 INT_FIELDS = frozenset(("ranks", "nodes", "oversubscribed", "iters", "warmup", "repeats", "contiguous", "overlap",
                         "streams", "local", "fields", "per_rank", "N", "L", "H", "Send_B", "RemoteFaces",
-                        "SelfFaces", "OffNodeFaces", "RemoteEdges", "RemoteCorners", "Send_min_B", "Iters",
-                        "Slowest"))
-TEXT = -2  # the decimals of a text column (Global, Slowest_host), as the registry has it
+                        "SelfFaces", "OffNodeFaces", "BoundaryFaces", "OffNode_B", "NodeOut_B", "RemoteEdges",
+                        "RemoteCorners", "Send_min_B", "Iters", "Slowest"))
+TEXT = -2  # the decimals of a text column (Global, Local, Slowest_host), as the registry has it
+# The text columns that name a box: three whole numbers joined by x.
+BOX_COLUMNS = ("Local", "Global")
 # Decimals the CSV prints; JSON numbers are not rounded.
-DECIMALS = {"Global": TEXT, "Slowest_host": TEXT, "Skew": 2, "min_time": 3, "Time_us": 1, "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
+DECIMALS = {"Global": TEXT, "Local": TEXT, "Slowest_host": TEXT, "Skew": 2, "min_time": 3, "Time_us": 1,
+            "Uni_GBps": 3, "Duplex_GBps": 3, "Min_us": 1, "Max_us": 1,
             "Pack_us": 1, "Mpi_us": 1, "Stage_us": 1, "Unpack_us": 1, "Xfer_us": 1, "Xfer_GBps": 3,
             "Eff": 2, "Copy_GBps": 3, "Peer_GBps": 3, "Comp_us": 1, "Blocking_us": 1,
             "Overlap_us": 1, "Exposed_us": 1, "Noise_us": 1, "Hidden": 2, "Comp_GBps": 3,
@@ -146,6 +173,8 @@ ENUMS = {
     "grid_source": ("auto", "--grid", "OPENPFC_FD_PROC_GRID"),
     # One pair of faces (--axis), all six (--faces), or all 26 pieces (--stencil box).
     "directions": ("x", "y", "z", "all", "box"),
+    # Which rank holds which cell of the grid, as the run used it (nodes may fall back to linear).
+    "placement": ("linear", "nodes", "cart"),
     "pack": ("datatype", "kernel"),
     "self": ("copy", "mpi"),
     "transport": ("datatype", "direct", "staged"),
@@ -169,13 +198,15 @@ ENUMS = {
 # Settings that may be empty in a CSV row (free text the tools do not use).
 MAY_BE_EMPTY = frozenset(("version", "commit", "device"))
 GRID_RE = re.compile(r"^[1-9][0-9]*x[1-9][0-9]*x[1-9][0-9]*$")
+# The axes that wrap around (--periodic), in order, or none.
+PERIODIC_RE = re.compile(r"^(none|xyz|xy|xz|yz|x|y|z)$")
 HALO_RE = re.compile(r"^[1-9][0-9]*(,[1-9][0-9]*)*$")
 INT_RE = re.compile(r"^[0-9]+$")
 NUMBER_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 # Version 2 (schema_version 2 JSON; CSV with these columns): no status, no Noise_us, no
 # V3_SETTINGS; its Hidden was (Blocking_us - Overlap_us) / Time_us, n/a when Time_us was 0.
-V2_SETTINGS = tuple(s for s in SETTINGS if s not in V3_SETTINGS)
+V2_SETTINGS = tuple(s for s in SETTINGS if s not in V3_SETTINGS and s not in V3_DEFAULTS)
 V2_COLUMNS = tuple(c for c in COLUMNS if c not in V3_COLUMNS)
 V2_CSV_COLUMNS = V2_SETTINGS + V2_COLUMNS + PROVENANCE
 # Version 1 (schema_version 1 JSON; CSV with '#' comment lines and these columns).
@@ -248,13 +279,39 @@ class Row:
         return default if value is None else value
 
     @property
+    def extents(self):
+        """The box the row's size names, (X, Y, Z) cells: the per-rank brick of a run of --local
+        (from L or Local), else the global box (from Global, or version 1's N)."""
+        m = self.measured
+        if m.get("L") is not None:
+            return (m["L"],) * 3
+        if m.get("Local") is not None:
+            return box_of(m["Local"])
+        if m.get("Global") is not None and not self.run.settings.get("local"):
+            return box_of(m["Global"])
+        return (m["N"],) * 3
+
+    @property
     def size_name(self):
-        """"N" (a global cube side) or "L" (a per-rank cube side)."""
-        return "L" if self.measured.get("L") is not None else "N"
+        """"N" (the global box is a cube), "Global" (it is not), "L" (the per-rank brick is a cube)
+        or "Local" (it is not)."""
+        local = self.measured.get("L") is not None or self.measured.get("Local") is not None
+        e = self.extents
+        if e[0] == e[1] == e[2]:
+            return "L" if local else "N"
+        return "Local" if local else "Global"
 
     @property
     def size(self):
-        return self.measured[self.size_name]
+        """The cube's side (N, L), or the box as text (Global, Local)."""
+        e = self.extents
+        return e[0] if e[0] == e[1] == e[2] else grid_str(e)
+
+    @property
+    def side(self):
+        """The side of a cube of as many cells as the row's box: N or L for a cube."""
+        e = self.extents
+        return float(e[0]) if e[0] == e[1] == e[2] else (e[0] * e[1] * e[2]) ** (1.0 / 3.0)
 
     def key(self):
         return tuple(self[k] for k in KEY)
@@ -339,6 +396,11 @@ def grid_str(grid):
     return "x".join(str(g) for g in grid)
 
 
+def box_of(text):
+    """"16x12x8" -> (16, 12, 8)."""
+    return tuple(int(v) for v in text.split("x"))
+
+
 def describe_key(row):
     """The row's key in words: "N=64 H=1 z 1x1x2 datatype p2p star fields 1 aggregated"."""
     return (f"{row.size_name}={row.size} H={row['H']} {row['directions']} {row['grid']} {row['pack']} "
@@ -354,6 +416,10 @@ def _check_setting(path, line, name, value):
         raise ResultError(path, line, f"program: {value!r} is not {PROGRAM!r}")
     if name == "grid" and not GRID_RE.match(value):
         raise ResultError(path, line, f"grid: {value!r} is not GXxGYxGZ")
+    if name == "periodic" and not PERIODIC_RE.match(value):
+        raise ResultError(path, line, f"periodic: {value!r} is not the periodic axes in order (xyz, xz, ...) or none")
+    if name == "node_grid" and value != "-" and not GRID_RE.match(value):
+        raise ResultError(path, line, f"node_grid: {value!r} is neither AxBxC nor -")
     if name == "halo" and not HALO_RE.match(value):
         raise ResultError(path, line, f"halo: {value!r} is not a list of whole numbers of at least 1")
     if name in ENUMS and value not in ENUMS[name]:
@@ -371,6 +437,14 @@ def _check_run(path, line, s):
     if (s["method"] == "rma") != (s["rma_sync"] != "-"):
         raise ResultError(path, line, f"rma_sync {s['rma_sync']} with method {s['method']}: "
                           "rma_sync is pscw or fence with method rma, else -")
+    if (s["placement"] == "nodes") != (s["node_grid"] != "-"):
+        raise ResultError(path, line, f"node_grid {s['node_grid']} with placement {s['placement']}: the node grid "
+                          "AxBxC goes with placement nodes, - with the others")
+    if s["node_grid"] != "-":
+        nodes, grid = box_of(s["node_grid"]), box_of(s["grid"])
+        if nodes[0] * nodes[1] * nodes[2] != s["nodes"] or any(g % n for g, n in zip(grid, nodes)):
+            raise ResultError(path, line, f"node_grid {s['node_grid']} on grid {s['grid']} with {s['nodes']} nodes: "
+                              "the node grid holds every node once and tiles the grid")
     over, per_core = s.get("oversubscribed"), s.get("ranks_per_core")
     # ranks_per_core is rounded to 2 decimals: 257 ranks on 256 cores print 1.00, oversubscribed.
     if over is not None and per_core is not None and (per_core < 1 if over else per_core > 1):
@@ -378,20 +452,10 @@ def _check_run(path, line, s):
                           "oversubscribed is 1 exactly when some node has more ranks than cores")
 
 
-def _check_row(path, line, s, m):
+def _check_row(path, line, s, m, version=SCHEMA_VERSION):
     """The row against itself and its run's settings."""
-    n, l = m.get("N"), m.get("L")
-    if (n is None) == (l is None):
-        raise ResultError(path, line, "a row has exactly one of N and L" +
-                          (", not both" if n is not None else ", neither given"))
-    if s["local"] == 1 and l is None:
-        raise ResultError(path, line, "local is 1 (per-rank sizes): the row needs L, not N")
-    if s["local"] == 0 and n is None:
-        raise ResultError(path, line, "local is 0 (global sizes): the row needs N, not L")
-    grid = [int(g) for g in s["grid"].split("x")]
-    want = grid_str([n] * 3) if n is not None else grid_str(g * l for g in grid)
-    if m["Global"] != want:
-        size = f"N={n}" if n is not None else f"L={l} on grid {s['grid']}"
+    want, size = _check_size(path, line, s, m, version)
+    if want is not None and m["Global"] != want:
         raise ResultError(path, line, f"Global {m['Global']} is not {want} ({size})")
     if str(m["H"]) not in s["halo"].split(","):
         raise ResultError(path, line, f"H {m['H']} is not among the run's halo widths {s['halo']}")
@@ -403,8 +467,31 @@ def _check_row(path, line, s, m):
         raise ResultError(path, line, f"Hidden {hidden} is outside [0, 1] (a share, or none)")
     if isinstance(m.get("Noise_us"), float) and m["Noise_us"] < 0:
         raise ResultError(path, line, f"Noise_us {m['Noise_us']} is negative")
-    if s.get("per_rank") is not None:  # version 3
+    if version >= 3:
         _check_v3_row(path, line, s, m)
+
+
+def _check_size(path, line, s, m, version):
+    """The row's size columns against the run's local setting: the Global box they give (None
+    where Global alone names the box) and the size in words."""
+    n, l, brick = m.get("N"), m.get("L"), m.get("Local")
+    grid = box_of(s["grid"])
+    if n is not None and (l is not None or brick is not None) or version < 3 and n is None and l is None:
+        raise ResultError(path, line, "a row has exactly one of N and L" +
+                          (", not both" if n is not None else ", neither given"))
+    if s["local"] == 0:
+        if l is not None or brick is not None:
+            raise ResultError(path, line, "local is 0 (global sizes): the row has N (or Global alone), not "
+                              + ("L" if l is not None else "Local"))
+        return (grid_str([n] * 3), f"N={n}") if n is not None else (None, "")
+    if n is not None:
+        raise ResultError(path, line, "local is 1 (per-rank sizes): the row needs L (or Local), not N")
+    if l is not None and brick is not None or l is None and brick is None:
+        raise ResultError(path, line, "local is 1 (per-rank sizes): the row has exactly one of L (a cube) and "
+                          "Local (a brick)" + (", not both" if l is not None else ", neither given"))
+    if l is not None:
+        return grid_str(g * l for g in grid), f"L={l} on grid {s['grid']}"
+    return grid_str(g * e for g, e in zip(grid, box_of(brick))), f"Local={brick} on grid {s['grid']}"
 
 
 def _check_v3_row(path, line, s, m):
@@ -417,6 +504,18 @@ def _check_v3_row(path, line, s, m):
                           f"{AUTO_ITERS[1]}")
     if s["iters"] != AUTO and m["Iters"] != s["iters"]:
         raise ResultError(path, line, f"Iters {m['Iters']} is not the run's iters {s['iters']}")
+    if s["periodic"] == "xyz" and m["BoundaryFaces"] != 0:
+        raise ResultError(path, line, f"BoundaryFaces {m['BoundaryFaces']} with every axis periodic: a wall has faces "
+                          "only on an open axis")
+    if m["BoundaryFaces"] > 6:
+        raise ResultError(path, line, f"BoundaryFaces {m['BoundaryFaces']}: a rank has 6 faces")
+    if s["nodes"] == 1 and (m["OffNodeFaces"] or m["OffNode_B"] or m["NodeOut_B"]):
+        raise ResultError(path, line, f"OffNodeFaces {m['OffNodeFaces']}, OffNode_B {m['OffNode_B']}, NodeOut_B "
+                          f"{m['NodeOut_B']} on one node: nothing leaves it")
+    if not m["OffNode_B"] <= m["Send_B"] or not m["OffNode_B"] <= m["NodeOut_B"]:
+        raise ResultError(path, line, f"OffNode_B {m['OffNode_B']} exceeds Send_B {m['Send_B']} or NodeOut_B "
+                          f"{m['NodeOut_B']}: a rank sends off its node part of what it sends, and its node sends "
+                          "at least that")
     if m["Slowest"] >= s["ranks"]:
         raise ResultError(path, line, f"Slowest {m['Slowest']} is not one of the {s['ranks']} ranks")
     if isinstance(m["Skew"], float) and m["Skew"] < 1:
@@ -445,6 +544,21 @@ def split_warnings(text):
         return []
     starts = "|".join(re.escape(w) for w in WARNINGS)
     return re.split(r"; (?=" + starts + ")", text)
+
+
+def _check_size_columns(path, rows):
+    """Each size column (N, L, Local) in every row of a run or in none: the benchmark writes N only
+    when every row of the run is a cube, L only when every brick is one, else Local."""
+    first = {}
+    for row in rows:
+        have = tuple(row.measured.get(k) is not None for k in SIZES)
+        run_first = first.setdefault(id(row.run), (row, have))
+        if have != run_first[1]:
+            a, b = run_first[0], row
+            names = lambda r: ",".join(k for k in SIZES if r.measured.get(k) is not None) or "Global alone"
+            raise ResultError(path, row.line, f"the size is {names(b)} here but {names(a)} in the run's first row "
+                              f"(line {a.line}): a run names every row's size alike (N or L where every row is "
+                              "a cube, else Global or Local)")
 
 
 def _v1_row(s, m):
@@ -505,9 +619,9 @@ def _csv_value(path, line, name, text):
         value = int(text)
         if value < INT_MIN.get(name, 0):
             raise ResultError(path, line, f"{name}: {value} is below {INT_MIN[name]}")
-    elif name == "Global":
+    elif name in BOX_COLUMNS:
         if not GRID_RE.match(text):
-            raise ResultError(path, line, f"Global: {text!r} is not GXxGYxGZ")
+            raise ResultError(path, line, f"{name}: {text!r} is not {name[0]}Xx{name[0]}Yx{name[0]}Z")
         value = text
     elif DECIMALS.get(name) == TEXT:
         value = text
@@ -541,7 +655,7 @@ def _header_version(path, line, fields):
     if seen & v3_only:
         version, need = 3, SETTINGS + MEASURES + SIZES + ROW_IDS + STATUS_COLUMNS
     elif seen & v2_only:
-        version, need = 2, V2_SETTINGS + MEASURES + SIZES + ROW_IDS
+        version, need = 2, V2_SETTINGS + MEASURES + ("N", "L") + ROW_IDS
     else:
         version, need = 1, V1_SETTINGS + V1_MEASURES
     missing = [c for c in need if c not in seen]
@@ -589,6 +703,8 @@ def _read_csv(path, text):
                 settings[n] = V1_DEFAULTS[n]
             elif n in V3_SETTINGS:
                 settings[n] = None  # not recorded before version 3
+            elif n in V3_DEFAULTS:
+                settings[n] = V3_DEFAULTS[n]  # as every run before version 3 was
         if version == 1:
             settings["halo"] = str(settings["halo"])
         _check_run(path, lineno, settings)
@@ -597,7 +713,7 @@ def _read_csv(path, text):
             _v1_row(settings, measured)
         if version >= 3 and measured["Comp_us"] is not None and measured["Hidden"] is None:
             measured["Hidden"] = NA  # an empty Hidden in a row with the overlap columns: no share
-        _check_row(path, lineno, settings, measured)
+        _check_row(path, lineno, settings, measured, version)
         provenance = {n: record[n] for n in PROVENANCE if n in record}
         status = _csv_status(path, lineno, record) if version >= 3 else None
         if (current is None or new_run or current.settings != settings
@@ -614,6 +730,7 @@ def _read_csv(path, text):
         rows.append(Row(path, lineno, current, measured))
     if header is None:
         raise NotAResult(path, 1, "no CSV header row (only comments)")
+    _check_size_columns(path, rows)
     return ResultFile(path, "csv", runs, rows, version)
 
 
@@ -820,6 +937,8 @@ def _read_json(path, text):
         elif key in V3_SETTINGS and version < 3:
             s[key] = None  # not recorded before version 3
             continue
+        elif key in V3_DEFAULTS and version < 3:
+            s[key] = V3_DEFAULTS[key]  # as every run before version 3 was
         elif key in ("ranks_per_core", "min_time"):
             s[key] = c.number(run, key, "run")
         elif key == "iters" and version >= 3 and run.get("iters") == AUTO:
@@ -855,8 +974,13 @@ def _read_json(path, text):
         m = {}
         for key in MEASURES:
             m[key] = c.integer(item, key, where) if key in INT_FIELDS else c.number(item, key, where)
-        for key in SIZES:
+        for key in ("N", "L"):
             m[key] = c.integer(item, key, where) if key in item else None
+        m["Local"] = None
+        if "Local" in item and version >= 3:
+            m["Local"] = c.string(item, "Local", where)
+            if not GRID_RE.match(m["Local"]):
+                c.fail(item, "Local", f"{where}.Local must be LXxLYxLZ, not {_json_repr(m['Local'])}")
         if version == 1:
             if m["N"] is None:
                 c.fail(item, None, f'{where} lacks "N"')
@@ -878,9 +1002,10 @@ def _read_json(path, text):
                 if m[key] is None:
                     m[key] = NA
         line = c.line_of(item.start)
-        _check_row(path, line, s, m)
+        _check_row(path, line, s, m, version)
         ranks = _json_ranks(c, item, where, s, m) if version >= 3 else None
         rows.append(Row(path, line, the_run, m, ranks))
+    _check_size_columns(path, rows)
     return ResultFile(path, "json", [the_run], rows, version, status)
 
 
@@ -1016,10 +1141,10 @@ def _field_problem(name, text, version=SCHEMA_VERSION):
         return None
     if name == "iters" and text == AUTO and version >= 3:
         return None
-    if DECIMALS.get(name) == TEXT and name != "Global":
+    if DECIMALS.get(name) == TEXT and name not in BOX_COLUMNS:
         return None
-    if name == "Global":
-        return None if GRID_RE.match(text) else "GXxGYxGZ"
+    if name in BOX_COLUMNS:
+        return None if GRID_RE.match(text) else f"{name[0]}Xx{name[0]}Yx{name[0]}Z"
     if name in INT_FIELDS:
         return None if re.match(r"^(0|[1-9][0-9]*)$", text) else "a whole number"
     if name in DECIMALS:

@@ -18,6 +18,17 @@ Suites:
   slowest_at_scale  --per-rank above 64 ranks: a note per node in the table, every rank in the JSON
   iters     --iters auto: Iters in the table and the files, a K from 5 to 10^6 per row, with --warmup 0,
             --breakdown, --limit, --overlap and --repeats; --iters N as before, its K in the files
+  walls     boxes of extents (13x10x9 beside the cube 8) on walls along x, y, z or every axis, at 1 2 4 8 ranks,
+            --stencil star and box, --fields 2, every --method, --pack datatype, with --check: the walls' ghost
+            cells untouched, every figure through check_table (BoundaryFaces, Send_min_B at the walls)
+  walls_kernel  the same on --pack kernel
+  plans     --dry-run against the real run, row for row, at 1 2 4 8 ranks: cubes, boxes of extents, walls, box
+            stencils, halo sweeps, --local cubes and bricks, uneven splits, placements nodes and cart; the dry run
+            alone (--dry-run --ranks N) and under mpiexec give the real run's header line (grid and all) and its
+            Send_B, Send_min_B, RemoteFaces, SelfFaces, OffNodeFaces, BoundaryFaces, OffNode_B and NodeOut_B (from
+            its JSON file, checked against the schema and the reader); every table through check_table; a dry run
+            at 8192 ranks on 16 per node through check_table; --dry-run with --format or --output refused (exit 2,
+            one line)
 Usage: feature_cases.py --exe ... --mpiexec ... --checker ... SUITE   (as run_cases.py)
 """
 import csv
@@ -382,9 +393,261 @@ def iters_auto(r, work, n, ranks, flags, rows):
         print(f"ok   {what}: K per row {ks}")
 
 
+# --- walls and boxes of extents (issue 22) ------------------------------------------------------------
+
+METHODS = ("p2p", "persistent", "neighbor", "rma")
+# The axes that wrap around, as --periodic takes them: walls along x, along y, along z, and along every axis.
+OPEN_AXES = (("y,z", "x"), ("x,z", "y"), ("x,y", "z"), ("none", "x,y,z"))
+
+
+def rma_env(r, ranks, flags, what):
+    """Open MPI's default one-sided component makes no window on one rank (the run exits 2 naming
+    OMPI_MCA_osc=pt2pt): try the default, and set it only where needed, saying so."""
+    if r.kind != "openmpi":
+        return {}
+    rc, _, err = r.run(ranks, flags)
+    if rc == 2 and "OMPI_MCA_osc=pt2pt" in err:
+        print(f"note {what}: Open MPI's osc rdma made no window here; OMPI_MCA_osc=pt2pt set")
+        return {"OMPI_MCA_osc": "pt2pt"}
+    return {}
+
+
+def wall_cases(pack):
+    """(ranks, flags) covering, with one pack, every method on every set of walls (across the rank counts),
+    each method with both stencils, each stencil on every set of walls, each rank count with both stencils."""
+    cases = []
+    for ri, ranks in enumerate((1, 2, 4, 8)):
+        for mi, method in enumerate(METHODS):
+            i = 2 * mi + (pack == "kernel")
+            periodic, _ = OPEN_AXES[(i + ri) % 4]
+            stencil = ("star", "box")[((pack == "kernel") + ri // 2) % 2]
+            flags = ["--sizes", "13x10x9,8", "--periodic", periodic, "--stencil", stencil, "--fields", "2",
+                     "--method", method, "--pack", pack, "--check"] + FAST
+            if stencil == "star":
+                flags.insert(0, "--faces")
+            cases.append((ranks, flags))
+    return cases
+
+
+def walls_run(r, pack):
+    """Each case passes --check (the ghost cells at a wall keep their values) and check_table (the walls'
+    figures from the printed header)."""
+    failed = []
+    for ranks, flags in wall_cases(pack):
+        periodic = flags[flags.index("--periodic") + 1]
+        walls = dict(OPEN_AXES)[periodic]
+        what = f"-n {ranks} {' '.join(flags)}"
+        env = rma_env(r, ranks, flags, what) if "rma" in flags else {}
+        before = r.failures
+        r.table(ranks, flags, env, rows=2,
+                expect=["# check N=13x10x9 passed", "# check N=8 passed", " BoundaryFaces",
+                        f"# periodic {periodic}; walls along {walls}: "])
+        if r.failures > before:
+            failed.append(f"-n {ranks} --method {flags[flags.index('--method') + 1]} --stencil "
+                          f"{flags[flags.index('--stencil') + 1]} walls along {walls}")
+    if failed:
+        print(f"FAILED --pack {pack} with walls: " + "; ".join(failed), file=sys.stderr)
+
+
+def walls(r):
+    walls_run(r, "datatype")
+
+
+def walls_kernel(r):
+    walls_run(r, "kernel")
+
+
+# --- the dry run against the real run (issues 22 and 23) ----------------------------------------------
+
+# The option sets the dry run must plan as the real run does, row for row.
+PLAN_SETS = [
+    ["--faces", "--sizes", "12,17"],                                       # cubes, one uneven
+    ["--faces", "--sizes", "16x12x8,9x13x7"],                              # boxes of extents
+    ["--faces", "--sizes", "16x12x8,12", "--periodic", "x"],               # walls along y and z
+    ["--stencil", "box", "--sizes", "11x9x13", "--periodic", "none", "--fields", "2"],
+    ["--axis", "z", "--sizes", "12", "--halo", "1,2,3"],                   # a halo sweep
+    ["--faces", "--local", "6,5x7x4", "--periodic", "y,z"],                # per-rank cubes and bricks
+    ["--stencil", "box", "--local", "5", "--halo", "1,2"],
+    ["--faces", "--sizes", "12x16x8", "--placement", "nodes"],
+    ["--faces", "--sizes", "12", "--placement", "cart", "--periodic", "x,y"],
+]
+# The columns the dry run shares with the real run's files.
+PLANNED = ("Send_B", "Send_min_B", "RemoteFaces", "SelfFaces", "OffNodeFaces", "BoundaryFaces", "OffNode_B",
+           "NodeOut_B")
+
+
+def run_alone(r, flags):
+    """The executable on its own, no launcher (a dry run with --ranks)."""
+    import subprocess
+    try:
+        p = subprocess.run([r.exe] + flags, capture_output=True, text=True, timeout=run_cases.TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, "", "timed out"
+    return p.returncode, p.stdout, p.stderr
+
+
+def dry_rows(out):
+    """The dry run's rows as dicts of its columns, and its '# ranks' header line."""
+    cols = [l for l in out.splitlines() if l.startswith(("# N ", "# L ")) and "Brick_min" in l][0][2:].split()
+    rows = [dict(zip(cols, l.split())) for l in out.splitlines() if l and not l.startswith("#")]
+    return rows, ranks_line(out)
+
+
+def ranks_line(out):
+    lines = [l for l in out.splitlines() if l.startswith("# ranks ")]
+    return lines[0] if lines else None
+
+
+def check_dry(r, what, out):
+    """A dry run's table through check_table; its rows, or None."""
+    import subprocess
+    chk = subprocess.run([sys.executable, r.checker], input=out, capture_output=True, text=True)
+    if chk.returncode != 0:
+        r.fail(what, out + chk.stderr)
+        return None
+    return dry_rows(out)
+
+
+def plans(r):
+    work = tempfile.mkdtemp(prefix="halobw-plans-")
+    try:
+        for ranks in (1, 2, 4, 8):
+            for n, flags in enumerate(PLAN_SETS):
+                plan_against_run(r, work, ranks, n, flags)
+        dry_on_nodes(r)
+        dry_at_scale(r)
+        dry_refusals(r, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def plan_against_run(r, work, ranks, n, flags):
+    """The real run (table and JSON) against --dry-run --ranks N and --dry-run under mpiexec."""
+    hr = run_cases.reader(r)
+    path = os.path.join(work, f"real{ranks}_{n}.json")
+    what = f"-n {ranks} {' '.join(flags)}"
+    out = r.table(ranks, flags + ["--check", "--format", "json", "--output", path] + FAST)
+    if not out:
+        return
+    r.cases += 1
+    problems = []
+    invalid = run_cases.validate(r, [path])
+    if invalid:
+        problems.append("the JSON file: " + invalid)
+    real = hr.read(path).rows
+    want_line = ranks_line(out)
+    rc, alone, err = run_alone(r, ["--dry-run", "--ranks", str(ranks)] + flags + FAST)
+    rc2, launched, err2 = r.run(ranks, ["--dry-run"] + flags + FAST)
+    runs = (("--dry-run --ranks", rc, alone, err), ("--dry-run under mpiexec", rc2, launched, err2))
+    for how, code, text, e in runs:
+        if code != 0:
+            problems.append(f"{how}: exit {code}\n{e}")
+            continue
+        checked = check_dry(r, f"{what} {how}", text)
+        if checked is None:
+            problems.append(f"{how}: check_table failed (above)")
+            continue
+        rows, line = checked
+        if line != want_line:
+            problems.append(f"{how}: header {line!r}, the real run's {want_line!r}")
+        if len(rows) != len(real):
+            problems.append(f"{how}: {len(rows)} rows, the real run {len(real)}")
+            continue
+        for dry, row in zip(rows, real):
+            size = dry.get("N", dry.get("L"))
+            if size != str(row.size) or int(dry.get("H", row["H"])) != row["H"]:
+                problems.append(f"{how}: row {size} H {dry.get('H')}, the real run's {row.size_name}={row.size} "
+                                f"H={row['H']}")
+            for key in PLANNED:
+                if int(dry[key]) != row[key]:
+                    problems.append(f"{how}: {row.size_name}={row.size} H={row['H']}: {key} {dry[key]}, the real "
+                                    f"run {row[key]}")
+    if problems:
+        r.fail(what + ": the dry run against the real run", "\n".join(problems) + "\n" + out)
+    else:
+        print(f"ok   {what}: the dry run, alone and launched, plans the real run's {len(real)} rows and header")
+
+
+def dry_on_nodes(r):
+    """Ranks planned on several nodes (--ranks-per-node) on every placement, through check_table, which
+    recomputes OffNodeFaces, OffNode_B and NodeOut_B from the nodes' blocks and the placement's map; nodes
+    that hold different numbers of ranks fall back to linear, saying why."""
+    cases = [
+        (4, 2, ["--faces", "--sizes", "16x12x8,12", "--periodic", "x"]),
+        (8, 4, ["--stencil", "box", "--sizes", "16", "--fields", "2", "--periodic", "x,y"]),
+        (8, 2, ["--faces", "--local", "6x5x4", "--halo", "1,2"]),
+        (12, 4, ["--faces", "--grid", "3,2,2", "--sizes", "12x8x8"]),
+    ]
+    for ranks, per, flags in cases:
+        r.cases += 1
+        argv = ["--dry-run", "--ranks", str(ranks), "--ranks-per-node", str(per), "--placement", "linear,nodes,cart"]
+        what = " ".join(argv + flags)
+        rc, out, err = run_alone(r, argv + flags)
+        if rc != 0:
+            r.fail(what, f"exit {rc}\n{out}\n{err}")
+            continue
+        checked = check_dry(r, what, out)
+        if checked is None:
+            continue
+        rows, _ = checked
+        if not all(int(d["OffNode_B"]) > 0 for d in rows) or "# placement nodes: " not in out:
+            r.fail(what, "every row sends off its node on every placement, and placement nodes names its grid\n"
+                   + out)
+            continue
+        print(f"ok   {what}: check_table agrees with {len(rows)} rows on {ranks // per} nodes")
+    r.cases += 1
+    argv = ["--dry-run", "--ranks", "6", "--ranks-per-node", "4", "--placement", "nodes", "--faces", "--sizes", "12"]
+    rc, out, err = run_alone(r, argv)
+    want = "# placement nodes fell back to linear: the nodes hold different numbers of ranks (4 and 2)"
+    if rc != 0 or want not in out.splitlines() or check_dry(r, " ".join(argv), out) is None:
+        r.fail(" ".join(argv), f"exit {rc}, want the line {want!r}\n{out}\n{err}")
+    else:
+        print(f"ok   {' '.join(argv)}: {want[2:]}")
+
+
+def dry_at_scale(r):
+    """The README's plan at 8192 ranks, 16 per node, through check_table (the grid, the bytes, the off-node
+    faces and bytes of both placements recomputed from the header), well under a second to plan."""
+    import time
+    flags = ["--dry-run", "--ranks", "8192", "--ranks-per-node", "16", "--faces", "--sizes", "4096", "--placement",
+             "linear,nodes"]
+    r.cases += 1
+    start = time.monotonic()
+    rc, out, err = run_alone(r, flags)
+    took = time.monotonic() - start
+    what = " ".join(flags)
+    if rc != 0:
+        return r.fail(what, f"exit {rc}\n{out}\n{err}")
+    checked = check_dry(r, what, out)
+    if checked is None:
+        return
+    rows, line = checked
+    if [d["Placement"] for d in rows] != ["linear", "nodes"] or "nodes 512 grid 16x16x32 " not in line \
+            or "# placement nodes: 512 nodes as a 8x8x8 grid, each holding a 2x2x4 block of ranks" not in out:
+        return r.fail(what, out)
+    print(f"ok   {what}: planned in {took:.2f} s, check_table agrees (OffNode_B linear {rows[0]['OffNode_B']}, "
+          f"nodes {rows[1]['OffNode_B']})")
+
+
+def dry_refusals(r, work):
+    """A dry run prints a table: --format and --output are refused, alone and under mpiexec, with one line."""
+    path = os.path.join(work, "dry.csv")
+    for flags in (["--format", "json"], ["--format", "csv"], ["--output", path], ["--format", "csv", "--output",
+                                                                                    path]):
+        want = "--dry-run prints its plan as a table on standard output; --format and --output go with a measured run"
+        r.rejected(2, ["--dry-run", "--sizes", "12"] + flags, want)
+        r.cases += 1
+        rc, out, err = run_alone(r, ["--dry-run", "--ranks", "4", "--sizes", "12"] + flags)
+        lines = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+        if rc != 2 or lines != [f"halo-bandwidth: error: {want}"] or out or os.path.exists(path):
+            r.fail(f"--dry-run --ranks 4 {' '.join(flags)}", f"exit {rc}, stdout {out!r}, stderr {err!r}")
+        else:
+            print(f"ok   --dry-run --ranks 4 {' '.join(flags)}: exit 2, {lines[0]}")
+
+
 def main():
     return run_cases.run_suite(["overlap", "shapes", "methods", "hugepages", "options", "slowest", "slowest_at_scale",
-                                "iters"], globals())
+                                "iters", "walls", "walls_kernel", "plans"], globals())
 
 
 if __name__ == "__main__":

@@ -88,12 +88,23 @@ def main():
             check(f"halobw_results: setting {s['name']} is a number with its CSV decimals",
                   s["name"] not in hr.INT_FIELDS and isinstance(hr.DECIMALS.get(s["name"]), int)
                   and hr.DECIMALS[s["name"]] >= 0, hr.DECIMALS.get(s["name"]))
-    check("halobw_results.V3_SETTINGS are the settings version 2 did not have",
+    check("halobw_results.V3_SETTINGS (None in older runs) and V3_DEFAULTS (one value in older runs) are the "
+          "settings version 2 did not have",
           set(hr.V3_SETTINGS) == {"oversubscribed", "ranks_per_core", "min_time", "per_rank"}
-          and set(hr.V3_SETTINGS) <= set(hr.SETTINGS), hr.V3_SETTINGS)
+          and set(hr.V3_DEFAULTS) == {"periodic", "placement", "node_grid"}
+          and not set(hr.V3_SETTINGS) & set(hr.V3_DEFAULTS)
+          and set(hr.V3_SETTINGS) | set(hr.V3_DEFAULTS) == set(hr.SETTINGS) - set(hr.V2_SETTINGS),
+          f"{hr.V3_SETTINGS} {hr.V3_DEFAULTS}")
+    check("halobw_results.V3_DEFAULTS: every axis periodic, ranks in order, no node grid (as every older run was)",
+          hr.V3_DEFAULTS == {"periodic": "xyz", "placement": "linear", "node_grid": "-"}, hr.V3_DEFAULTS)
     check("halobw_results.V3_ROW_COLUMNS are the columns in every file row beyond the standard ones",
           sorted(hr.V3_ROW_COLUMNS) == sorted(c["name"] for c in cols if c["always_in_files"] and c["group"] not in
-                                              ("standard", "send_min", "local", "sweep")), hr.V3_ROW_COLUMNS)
+                                              ("standard", "send_min", "global_box", "sweep")), hr.V3_ROW_COLUMNS)
+    check("halobw_results.SIZES are the size columns of the groups cube, local and local_extents, in order",
+          list(hr.SIZES) == [c["name"] for c in cols if c["group"] in ("cube", "local", "local_extents")], hr.SIZES)
+    check("halobw_results.BOX_COLUMNS are the text columns that name a box",
+          sorted(hr.BOX_COLUMNS) == sorted(c["name"] for c in cols if c["group"] in ("local_extents", "global_box")),
+          hr.BOX_COLUMNS)
     check("halobw_results.CSV_COLUMNS: the settings, the columns, the provenance, then the status",
           list(hr.CSV_COLUMNS) == [s["name"] for s in reg["settings"] if s["csv"]] + names + list(hr.PROVENANCE)
           + ["status", "exit_code", "reason", "warnings"], hr.CSV_COLUMNS)
@@ -120,10 +131,24 @@ def main():
     for c in cols:
         groups.setdefault(c["group"], []).append(c["name"])
     check("check_table.COLUMNS are the standard columns, in order", ct.COLUMNS == groups["standard"], ct.COLUMNS)
-    check("check_table's size columns are the registry's", ct.SIZE["cube"] == groups["cube"] and
-          ct.SIZE["local"] == groups["local"] and ct.SWEEP == groups["sweep"], f"{ct.SIZE} {ct.SWEEP}")
-    flat = ct.SIZE["cube"] + ct.SWEEP + ct.COLUMNS + [n for g in ct.OPTIONAL for n in g]
-    check("check_table column order is the table's", flat == table, f"{flat} vs {table}")
+    sizes = ("cube", "local", "local_extents", "global_box")
+    check("check_table's size columns are the registry's",
+          all(ct.SIZE[g] == groups[g] for g in sizes) and ct.SWEEP == groups["sweep"], f"{ct.SIZE} {ct.SWEEP}")
+    in_table = [c["name"] for c in cols if c["in_table"]]
+    flat = [n for g in sizes for n in ct.SIZE[g]] + ct.SWEEP + ct.COLUMNS + [n for g in ct.OPTIONAL for n in g]
+    check("check_table's columns are the registry's table columns, in order", flat == in_table,
+          f"{flat} vs {in_table}")
+    shown = {}
+    for c in cols:
+        if c["in_table"] and c["group"] not in sizes + ("standard", "sweep"):
+            shown.setdefault(c["group"], []).append(c["name"])
+    check("check_table's optional groups are the registry's groups the table shows",
+          sorted(ct.OPTIONAL) == sorted(shown.values()), f"{ct.OPTIONAL} vs {shown}")
+    check("check_table's leads are the size columns a table starts with (N; Global; L Global; Local Global)",
+          ct.LEADS == [groups["cube"], groups["global_box"], groups["local"] + groups["global_box"],
+                       groups["local_extents"] + groups["global_box"]], ct.LEADS)
+    check("the registry's table of every group is in check_table's order",
+          [n for n in flat if n in table] == table, f"{flat} vs {table}")
 
     # docs/output.md names and defines every column and setting.
     docs = open(args.docs).read()

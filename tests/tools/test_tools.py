@@ -37,7 +37,7 @@ GROUPS = ("compare", "plot", "schema", "readers")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # CSV/JSON fixtures of the same run (the CSV's numbers are the JSON's, rounded).
 PAIRS = ("host_z", "host_overlap", "host_local_box", "host_x_self", "host_uneven", "host_failed",
-         "host_incomplete", "host_auto_per_rank")
+         "host_incomplete", "host_auto_per_rank", "host_box_walls", "host_local_extents")
 V1_PAIRS = ("host_z", "host_x_self", "cuda_direct", "cuda_staged")
 V2_PAIRS = ("host_z", "host_overlap")
 V2 = os.path.join(DATA, "v2")
@@ -195,6 +195,7 @@ class Suite:
         self.compare_keys()
         self.compare_status()
         self.compare_noise()
+        self.compare_boxes()
 
         for path, line in self.bad_lines().items():
             p = self.run("compare", data("host_z.csv"), path)
@@ -401,6 +402,67 @@ class Suite:
                    all(f"warning: {b}: {w}" in lines for w in ("method p2p vs rma", "stencil star vs box",
                                                                  "local 0 vs 1", "rma_sync - vs pscw")), p.stderr)
 
+    def compare_boxes(self):
+        """Boxes of extents pair by their box, whatever columns the files wrote; periodic is in the key;
+        the placement is a run setting."""
+        a, b = data("host_box_walls.csv"), data("host_box_walls.json")
+        p = self.run("compare", a, b)
+        table = self.table_rows(p.stdout)
+        self.check("compare: a box of extents and a cube in one run: the size column 'size', cells Global=16x12x8 "
+                   "and N=12, each paired x1.00 across CSV and JSON, no warning",
+                   p.returncode == 0 and re.search(r"^#\s+size\s+H\s+directions", p.stdout, re.M) is not None
+                   and sorted(table) == [("Global=16x12x8", "1"), ("N=12", "1")]
+                   and all(c[-1] == "x1.00" for c in table.values()) and "warning" not in p.stderr,
+                   p.stdout + p.stderr)
+        cubes = self.csv_variant(a, "cube_only.csv", lambda rows: (rows.pop(0), rows[0].update(N="12")))
+        p = self.run("compare", cubes, b)
+        table = self.table_rows(p.stdout)
+        box_line = line_of(open(b).read(), '"Global":"16x12x8"')
+        self.check("compare: N=12 of a run of cubes pairs with the 12x12x12 row of a run that wrote no N",
+                   p.returncode == 0 and re.search(r"^#\s+N\s+H", p.stdout, re.M) is not None
+                   and list(table) == [("12", "1")] and table[("12", "1")][-1] == "x1.00"
+                   and f"note: {b}:{box_line}: Global=16x12x8 H=1 all" in p.stderr,
+                   p.stdout + p.stderr)
+        walls = self.csv_variant(a, "no_walls.csv", lambda rows: [r.update(periodic="xyz", BoundaryFaces="0")
+                                                                  for r in rows])
+        p = self.run("compare", a, walls)
+        lines = p.stderr.splitlines()
+        self.check("compare: periodic is in the key: walls and none pair loosely, a warning per row",
+                   p.returncode == 0 and f"warning: {walls} Global=16x12x8 H=1: periodic xyz vs x" in lines
+                   and f"warning: {walls} N=12 H=1: periodic xyz vs x" in lines
+                   and not any(l.startswith(f"warning: {walls}: periodic") for l in lines), p.stderr)
+        both = self.temp("walls_both.csv", open(a).read() + "".join(open(walls).readlines()[1:]))
+        p = self.run("compare", both, a)
+        body = [l.split() for l in p.stdout.splitlines() if l and not l.startswith("#")]
+        self.check("compare shows periodic as a column when the reference's rows differ in it, and pairs each "
+                   "with its own",
+                   re.search(r"^#\s+size\s+H\s+directions\s+grid\s+pack\s+periodic\s+Time_us", p.stdout, re.M)
+                   is not None and [(c[5], c[-1]) for c in body] == [("x", "x1.00"), ("x", "x1.00"), ("xyz", "-"),
+                                                                     ("xyz", "-")], p.stdout)
+        cart = self.csv_variant(a, "cart.csv", lambda rows: [r.update(placement="cart") for r in rows])
+        p = self.run("compare", a, cart)
+        self.check("compare: another placement pairs every row (x1.00), warned once per file",
+                   p.returncode == 0 and [l for l in p.stderr.splitlines() if l.startswith("warning")]
+                   == [f"warning: {cart}: placement cart vs linear"]
+                   and all(c[-1] == "x1.00" for c in self.table_rows(p.stdout).values()), p.stdout + p.stderr)
+        nodes = self.csv_variant(a, "nodes.csv", lambda rows: [r.update(placement="nodes", node_grid="1x1x1")
+                                                               for r in rows])
+        p = self.run("compare", a, nodes)
+        self.check("compare names the node grid beside the placement",
+                   [l for l in p.stderr.splitlines() if l.startswith("warning")]
+                   == [f"warning: {nodes}: placement nodes vs linear", f"warning: {nodes}: node_grid 1x1x1 vs -"],
+                   p.stderr)
+        a, b = data("host_local_extents.csv"), data("host_local_extents.json")
+        p = self.run("compare", a, b)
+        table = self.table_rows(p.stdout)
+        self.check("compare: per-rank bricks pair as Local=8x6x4 and L=6, x1.00",
+                   p.returncode == 0 and sorted(table) == [("L=6", "1"), ("Local=8x6x4", "1")]
+                   and all(c[-1] == "x1.00" for c in table.values()), p.stdout + p.stderr)
+        p = self.run("compare", data("host_box_walls.csv"), b)
+        self.check("compare never pairs a global box with a per-rank brick",
+                   p.returncode == 0 and all(c[-3:] == ["-", "-", "-"] for c in self.table_rows(p.stdout).values()),
+                   p.stdout)
+
     def compare_status(self):
         """A failed or incomplete run's file: a warning that says so, and its rows still shown."""
         failed, incomplete = data("host_failed.json"), data("host_incomplete.csv")
@@ -545,6 +607,35 @@ class Suite:
         self.check("plot --overlap leaves out Hidden n/a", p.returncode == 0 and os.path.exists(out), p.stderr)
         self.plot_status()
         self.plot_hidden()
+        self.plot_boxes()
+
+    def plot_boxes(self):
+        """--overlap with boxes of extents: each at the side of a cube of as many cells, labelled with its
+        extents; a Hidden of none is a gap there too."""
+        boxes = data("host_box_overlap.json")
+        out = self.fresh("overlap_boxes.png")
+        p = self.run("plot", "--overlap", boxes, data("host_overlap.csv"), "-o", out)
+        self.check("plot --overlap exits 0 with boxes of extents (Global) beside cubes (N)", p.returncode == 0,
+                   p.stderr)
+        self.png("plot --overlap with boxes", out)
+        plot = self.plot_module()
+        rows = self.hr.read(boxes).rows
+        ticks = plot.tick_labels(rows)
+        self.check("plot: a box's tick is at the side of a cube of as many cells (16x16x8 at 2048^(1/3)), labelled "
+                   "with its extents; a cube's at its side",
+                   ticks == {2048 ** (1 / 3): "16x16x8", 16.0: "16", 8192 ** (1 / 3): "32x16x16"}, ticks)
+        same = rows[:1] + [copy.copy(rows[0])]
+        same[1].measured = dict(rows[0].measured, Global="8x16x16")
+        self.check("plot: boxes of as many cells share a tick, both named",
+                   plot.tick_labels(same) == {2048 ** (1 / 3): "16x16x8/8x16x16"}, plot.tick_labels(same))
+        import contextlib
+        with contextlib.redirect_stderr(io.StringIO()):  # its notes of Hidden none
+            points = plot.hidden_points(rows)
+        self.check("plot: Hidden points stand at the rows' sides, in order",
+                   [round(x, 6) for x, _ in points] == [round(r.side, 6) for r in rows], points)
+        self.check("plot: the x axis names the kinds of size it shows",
+                   plot.SIZE_AXIS["Global"].startswith("Global: global box") and
+                   plot.SIZE_AXIS["Local"].startswith("Local: per-rank brick"), plot.SIZE_AXIS)
 
     def plot_status(self):
         """Files that are no result are skipped; failed and incomplete runs are plotted, with a warning."""
@@ -728,7 +819,7 @@ class Suite:
         broken("a row without Send_min_B", lambda d: row(d).pop("Send_min_B"))
         broken("a row without Global", lambda d: row(d).pop("Global"))
         broken("a row without H", lambda d: row(d).pop("H"))
-        broken("a row with neither N nor L", lambda d: row(d).pop("N"))
+        broken("a row of per-rank sizes with neither L nor Local", lambda d: row(d).pop("L"), local)
         broken("a row with both N and L", lambda d: row(d).update(L=8))
         broken("an N row in a local run", lambda d: row(d).update(N=row(d).pop("L")), local)
         broken("an L row in a run of global sizes", lambda d: row(d).update(L=row(d).pop("N")))
@@ -816,6 +907,67 @@ class Suite:
         broken("a program without mpi_thread", lambda d: d["program"].pop("mpi_thread"))
         broken("an mpi_thread that is no thread level", lambda d: d["program"].update(mpi_thread="FUNNELED"))
         self.schema_v3_rows(v)
+        self.schema_shapes(v)
+
+    def schema_shapes(self, v):
+        """Boxes of extents (N, L absent; Local), walls (periodic, BoundaryFaces) and nodes (placement,
+        node_grid, OffNode_B, NodeOut_B)."""
+        docs = {}
+        for name in ("host_box_walls", "host_local_extents", "host_nodes", "host_z"):
+            with open(data(name + ".json")) as f:
+                docs[name] = json.load(f)
+        walls, local, nodes, z = (docs[n] for n in ("host_box_walls", "host_local_extents", "host_nodes", "host_z"))
+
+        def accepted(what, change, doc):
+            doc = copy.deepcopy(doc)
+            change(doc)
+            errs = self.errors(v, doc)
+            self.check(f"the schema accepts {what}", not errs, errs)
+
+        def broken(what, change, doc):
+            doc = copy.deepcopy(doc)
+            change(doc)
+            self.check(f"the schema rejects {what}", bool(self.errors(v, doc)))
+
+        def row(d):
+            return d["rows"][0]
+
+        self.check("host_box_walls.json: a box of extents and a cube, neither with N; walls along y and z",
+                   [(r.get("N"), r["Global"]) for r in walls["rows"]] == [(None, "16x12x8"), (None, "12x12x12")]
+                   and walls["run"]["periodic"] == "x" and all(r["BoundaryFaces"] == 2 for r in walls["rows"]),
+                   walls["rows"])
+        self.check("host_local_extents.json: Local in every row (8x6x4 and the cube 6x6x6), no L; placement cart",
+                   [(r.get("L"), r.get("Local")) for r in local["rows"]] == [(None, "8x6x4"), (None, "6x6x6")]
+                   and local["run"]["placement"] == "cart" and local["run"]["node_grid"] == "-", local["rows"])
+        self.check("host_nodes.json: placement nodes on one node, node_grid 1x1x1, nothing off the node",
+                   nodes["run"]["placement"] == "nodes" and nodes["run"]["node_grid"] == "1x1x1"
+                   and all(r["OffNode_B"] == 0 == r["NodeOut_B"] for r in nodes["rows"]), nodes["run"])
+        accepted("N in a row of global sizes (a run of cubes)", lambda d: None, z)
+        accepted("a row of global sizes with Global alone", lambda d: row(d).pop("N"), z)
+        accepted("OffNode_B and NodeOut_B on two nodes",
+                 lambda d: (d["run"].update(nodes=2), row(d).update(OffNodeFaces=1, OffNode_B=512, NodeOut_B=1024)), z)
+        accepted("periodic none with BoundaryFaces 6", lambda d: (d["run"].update(periodic="none"),
+                                                                  row(d).update(BoundaryFaces=6)), z)
+        broken("Local in a run of global sizes", lambda d: row(d).update(Local="16x16x16"), z)
+        broken("L and Local in one row", lambda d: row(d).update(L=8), local)
+        broken("N in a run of per-rank sizes", lambda d: row(d).update(N=8), local)
+        broken("Local of two extents", lambda d: row(d).update(Local="8x6"), local)
+        broken("Local as a number", lambda d: row(d).update(Local=288), local)
+        for key in ("BoundaryFaces", "OffNode_B", "NodeOut_B"):
+            broken(f"a row without {key}", lambda d, key=key: row(d).pop(key), walls)
+        broken("BoundaryFaces 7", lambda d: row(d).update(BoundaryFaces=7), walls)
+        broken("BoundaryFaces 1 with every axis periodic", lambda d: row(d).update(BoundaryFaces=1), z)
+        broken("OffNode_B on one node", lambda d: row(d).update(OffNode_B=64, NodeOut_B=64), z)
+        broken("OffNodeFaces on one node", lambda d: row(d).update(OffNodeFaces=1), z)
+        broken("NodeOut_B as null", lambda d: row(d).update(NodeOut_B=None), walls)
+        for key in ("periodic", "placement", "node_grid"):
+            broken(f"a run without {key}", lambda d, key=key: d["run"].pop(key), z)
+        broken("periodic zx (axes out of order)", lambda d: d["run"].update(periodic="zx"), z)
+        broken("periodic as a list", lambda d: d["run"].update(periodic=["x"]), z)
+        broken("placement spiral", lambda d: d["run"].update(placement="spiral"), z)
+        broken("placement nodes with node_grid -", lambda d: d["run"].update(node_grid="-"), nodes)
+        broken("placement linear with a node grid", lambda d: d["run"].update(node_grid="1x1x1"), z)
+        broken("node_grid of two numbers", lambda d: d["run"].update(node_grid="2x1"), nodes)
 
     def schema_v3_rows(self, v):
         """What this round added to the rows and the run: Iters, the slowest rank, --per-rank's list,
@@ -959,6 +1111,7 @@ class Suite:
         self.csv_checks()
         self.format_checks()
         self.v3_checks()
+        self.shape_checks()
 
     def check_same(self, c, j):
         hr = self.hr
@@ -1013,10 +1166,12 @@ class Suite:
                         int(value) if k in hr.INT_FIELDS else float(value)
                     except ValueError:
                         problems.append(f"row {n}: {k} {value!r}")
-                if (r["N"] == "") == (r["L"] == ""):
-                    problems.append(f"row {n}: N {r['N']!r} L {r['L']!r}")
+                # local 1: exactly one of L (a cube) and Local (a brick); local 0: neither (N, or Global alone).
+                sizes = [k for k in ("N", "L", "Local") if r[k] != ""]
+                if sizes not in ((["L"], ["Local"]) if r["local"] == "1" else ([], ["N"])):
+                    problems.append(f"row {n}: local {r['local']} with the size columns {sizes}")
             self.check(f"{name}: csv.DictReader reads it unfiltered: {len(rows)} rows of {len(hr.CSV_COLUMNS)} "
-                       "columns, numbers parse, one of N and L", not problems and rows, problems[:5])
+                       "columns, numbers parse, the size columns as local says", not problems and rows, problems[:5])
         try:
             import pandas  # noqa: F401  (not needed; checked when present)
         except ImportError:
@@ -1089,6 +1244,13 @@ class Suite:
                        and r["method"] == "p2p" and r["rma_sync"] == "-" and r["fields"] == 1
                        and r["stencil"] == "star" and r["local"] == 0 and r["Mpi_us"] is None
                        and r["Comp_us"] is None, r.as_dict())
+        for path in (v1("host_z.csv"), v1("host_z.json"), v2("host_z.csv"), v2("host_overlap.json")):
+            f = hr.read(path)
+            self.check(f"{os.path.relpath(path, DATA)}: the settings version 3 added read as every older run was "
+                       "(periodic xyz, placement linear, node_grid -), its new columns None",
+                       all(r["periodic"] == "xyz" and r["placement"] == "linear" and r["node_grid"] == "-"
+                           and r["BoundaryFaces"] is None and r["OffNode_B"] is None and r["Local"] is None
+                           and r.size_name == "N" and r.key()[4] == "xyz" for r in f.rows), f.rows[0].as_dict())
         f = hr.read(v1("host_z_halo2.csv"))
         self.check("v1: the halo setting becomes each row's H", all(r["H"] == 2 for r in f.rows))
 
@@ -1104,8 +1266,9 @@ class Suite:
                    and r["messages"] == "aggregated" and r["hugepages"] == "on" and r["overlap"] == 0
                    and r["streams"] == 1 and r["progress"] == "wait"
                    and f.runs[0].meta["program"]["mpi_thread"].startswith("MPI_THREAD_"), r.as_dict())
-        self.check("JSON reader: the key (size, H, directions, grid, pack, fields, messages, method, stencil)",
-                   r.key() == (("L", 8), 1, "box", "1x1x2", "datatype", 1, "aggregated", "rma", "box"), r.key())
+        self.check("JSON reader: the key (size, H, directions, grid, periodic, pack, fields, messages, method, "
+                   "stencil)",
+                   r.key() == (("L", 8), 1, "box", "1x1x2", "xyz", "datatype", 1, "aggregated", "rma", "box"), r.key())
         f = hr.read(data("host_overlap.json"))
         self.check("JSON reader: halo [1, 2] reads as \"1,2\", each row's H, Hidden a share or none, Noise_us, "
                    "Peer_GBps n/a",
@@ -1186,7 +1349,9 @@ class Suite:
             ("grid.csv", variant("grid.csv", lambda r: r.update(grid="1x1")), 3, "grid"),
             ("underscore.csv", variant("underscore.csv", lambda r: r.update(Time_us="3_4")), 3, "Time_us"),
             ("n_and_l.csv", variant("n_and_l.csv", lambda r: r.update(L="8")), 3, "exactly one of N and L"),
-            ("neither.csv", variant("neither.csv", lambda r: r.update(N="")), 3, "exactly one of N and L"),
+            # A run of cubes has N in every row: Global alone in one of them is no size the benchmark writes.
+            ("neither.csv", variant("neither.csv", lambda r: r.update(N="")), 3,
+             "the size is Global alone here but N in the run's first row (line 2)"),
             ("l_in_global_run.csv", variant("l_in_global_run.csv", lambda r: r.update(L=r.pop("N"), N="")), 3,
              "local is 0"),
             ("h_empty.csv", variant("h_empty.csv", lambda r: r.update(H="")), 3, "H is empty"),
@@ -1225,6 +1390,125 @@ class Suite:
         self.check("an empty Hidden in an overlap row reads as n/a (no share), a number as the share; exact",
                    [r["Hidden"] for r in f.rows] == [hr.NA, 0.5, hr.NA, 1.0] and not hr.csv_format_problems(empty),
                    ([r["Hidden"] for r in f.rows], hr.csv_format_problems(empty)))
+
+    def shape_checks(self):
+        """Boxes of extents (the size named by the box), walls, placements and bytes off the node."""
+        hr = self.hr
+        for path in (data("host_box_walls.csv"), data("host_box_walls.json")):
+            f = hr.read(path)
+            got = [(r.size_name, r.size, r.extents, round(r.side, 3), r["N"], r["Global"]) for r in f.rows]
+            self.check(f"{os.path.basename(path)}: a box of extents reads as Global=16x12x8 (at the side of a cube "
+                       "of 1536 cells), the cube beside it as N=12 though the file gives no N",
+                       got == [("Global", "16x12x8", (16, 12, 8), round(1536 ** (1 / 3), 3), None, "16x12x8"),
+                               ("N", 12, (12, 12, 12), 12.0, None, "12x12x12")], got)
+            r = f.rows[0]
+            self.check(f"{os.path.basename(path)}: periodic x, walls counted, linear placement, nothing off the node; "
+                       "periodic in the key",
+                       r["periodic"] == "x" and r["placement"] == "linear" and r["node_grid"] == "-"
+                       and all(x["BoundaryFaces"] == 2 and x["OffNode_B"] == 0 == x["NodeOut_B"] for x in f.rows)
+                       and r.key() == (("Global", "16x12x8"), 1, "all", r["grid"], "x", "datatype", 1, "aggregated",
+                                       "p2p", "star")
+                       and hr.describe_key(r).startswith("Global=16x12x8 H=1 all "), (r.as_dict(), r.key()))
+        for path in (data("host_local_extents.csv"), data("host_local_extents.json")):
+            f = hr.read(path)
+            grid = hr.box_of(f.rows[0]["grid"])
+            got = [(r.size_name, r.size, r.extents, r["L"], r["Local"], r["Global"]) for r in f.rows]
+            want = [("Local", "8x6x4", (8, 6, 4), None, "8x6x4", hr.grid_str(g * e for g, e in zip(grid, (8, 6, 4)))),
+                    ("L", 6, (6, 6, 6), None, "6x6x6", hr.grid_str(g * 6 for g in grid))]
+            self.check(f"{os.path.basename(path)}: per-rank bricks read as Local=8x6x4 and L=6 (the cube 6x6x6 in "
+                       "Local), Global the grid times the brick; periodic none, placement cart",
+                       got == want and all(r["periodic"] == "none" and r["placement"] == "cart" for r in f.rows),
+                       got)
+        f = hr.read(data("host_nodes.json"))
+        self.check("host_nodes.json: placement nodes, node grid 1x1x1 on one node, N rows",
+                   all(r["placement"] == "nodes" and r["node_grid"] == "1x1x1" and r["nodes"] == 1
+                       and r.size_name == "N" for r in f.rows) and [r.size for r in f.rows] == [12, 12, 16, 16],
+                   [(r.size, r["H"]) for r in f.rows])
+
+        with open(data("host_box_walls.json")) as fh:
+            walls = fh.read()
+        with open(data("host_z.json")) as fh:
+            z = fh.read()
+        with open(data("host_local_extents.json")) as fh:
+            local = fh.read()
+        with open(data("host_nodes.json")) as fh:
+            nodes = fh.read()
+        w1, z1, l1 = line_of(walls, '{"Global":"16x12x8"'), line_of(z, '{"N":16,'), line_of(local, '{"Local":"8x6x4"')
+        run_of = lambda text: line_of(text, '"run"')
+        cases = [
+            ("local_in_global.json", z.replace('{"N":16,', '{"N":16,"Local":"16x16x16",', 1), z1, "not both"),
+            ("local_global_alone.json", walls.replace('{"Global":"16x12x8"', '{"Local":"16x12x8","Global":"16x12x8"'),
+             w1, "local is 0"),
+            ("l_and_local.json", local.replace('{"Local":"8x6x4"', '{"L":8,"Local":"8x6x4"'), l1,
+             "exactly one of L (a cube) and Local (a brick), not both"),
+            ("local_two.json", local.replace('{"Local":"8x6x4"', '{"Local":"8x6"'), l1, "Local must be LXxLYxLZ"),
+            ("local_global.json", re.sub(r'("Local":"8x6x4","Global":")[0-9x]+', r"\g<1>8x6x5", local), l1,
+             "Local=8x6x4 on grid"),
+            ("n_in_one_row.json", walls.replace('{"Global":"12x12x12"', '{"N":12,"Global":"12x12x12"'),
+             line_of(walls, '{"Global":"12x12x12"'), "the size is N here but Global alone in the run's first row"),
+            ("n_of_a_box.json", walls.replace('{"Global":"16x12x8"', '{"N":16,"Global":"16x12x8"'), w1,
+             "Global 16x12x8 is not 16x16x16 (N=16)"),
+            ("boundary_periodic.json", re.sub(r'"BoundaryFaces":0', '"BoundaryFaces":1', z, count=1), z1,
+             "BoundaryFaces 1 with every axis periodic"),
+            ("boundary_7.json", re.sub(r'"BoundaryFaces":2', '"BoundaryFaces":7', walls, count=1), w1,
+             "a rank has 6 faces"),
+            ("offnode_one_node.json", re.sub(r'"OffNode_B":0,"NodeOut_B":0', '"OffNode_B":64,"NodeOut_B":64', z,
+                                             count=1), z1, "on one node: nothing leaves it"),
+            ("offnode_above_send.json", re.sub(r'"OffNode_B":0,"NodeOut_B":0', '"OffNode_B":99999,"NodeOut_B":99999',
+                                               z.replace('"nodes": 1,', '"nodes": 2,'), count=1), z1,
+             "OffNode_B 99999 exceeds Send_B"),
+            ("nodeout_below.json", re.sub(r'"OffNode_B":0,"NodeOut_B":0', '"OffNode_B":64,"NodeOut_B":32',
+                                          z.replace('"nodes": 1,', '"nodes": 2,'), count=1), z1, "or NodeOut_B 32"),
+            ("no_boundary.json", re.sub(r'"BoundaryFaces":0,', "", z, count=1), z1, "lacks BoundaryFaces"),
+            ("periodic_zx.json", z.replace('"periodic": "xyz"', '"periodic": "zx"'), line_of(z, '"periodic"'),
+             "periodic: 'zx' is not the periodic axes in order"),
+            ("placement_spiral.json", z.replace('"placement": "linear"', '"placement": "spiral"'),
+             line_of(z, '"placement"'), "placement: 'spiral' is not one of linear|nodes|cart"),
+            ("node_grid_linear.json", z.replace('"node_grid": "-"', '"node_grid": "1x1x1"'), run_of(z),
+             "node_grid 1x1x1 with placement linear"),
+            ("node_grid_dash.json", nodes.replace('"node_grid": "1x1x1"', '"node_grid": "-"'), run_of(nodes),
+             "node_grid - with placement nodes"),
+            ("node_grid_count.json", nodes.replace('"node_grid": "1x1x1"', '"node_grid": "1x2x1"'), run_of(nodes),
+             "the node grid holds every node once and tiles the grid"),
+            ("node_grid_text.json", nodes.replace('"node_grid": "1x1x1"', '"node_grid": "one"'),
+             line_of(nodes, '"node_grid"'), "node_grid: 'one' is neither AxBxC nor -"),
+        ]
+        for name, bad, line, word in cases:
+            e = self.read_error(self.temp(name, bad))
+            self.check(f"JSON reader rejects {name} at line {line}",
+                       e is not None and e.line == line and word in e.message, str(e))
+        self.check("the JSON reader takes a node grid that tiles the grid, one node per block",
+                   self.read_error(self.temp("node_grid_2.json", nodes.replace('"node_grid": "1x1x1"',
+                                                                               '"node_grid": "1x1x2"').replace(
+                       '"nodes": 1,', '"nodes": 2,'))) is None)
+
+        bw, le = data("host_box_walls.csv"), data("host_local_extents.csv")
+        cases = [
+            ("local_in_global.csv", self.csv_variant(bw, "local_in_global.csv", lambda rows: rows[0].update(
+                Local="16x12x8")), 2, "local is 0"),
+            ("local_text.csv", self.csv_variant(le, "local_text.csv", lambda rows: rows[0].update(Local="8 by 6")),
+             2, "Local: '8 by 6' is not LXxLYxLZ"),
+            ("l_for_local.csv", self.csv_variant(le, "l_for_local.csv", lambda rows: rows[1].update(L="6", Local="")),
+             3, "the size is L here but Local in the run's first row"),
+            ("no_size.csv", self.csv_variant(le, "no_size.csv", lambda rows: rows[0].update(Local="")), 2,
+             "neither given"),
+            ("boundary_empty.csv", self.csv_variant(bw, "boundary_empty.csv", lambda rows: rows[0].update(
+                BoundaryFaces="")), 2, "lacks BoundaryFaces"),
+            ("boundary_xyz.csv", self.csv_variant(bw, "boundary_xyz.csv", lambda rows: [
+                r.update(periodic="xyz") for r in rows]), 2, "BoundaryFaces 2 with every axis periodic"),
+            ("periodic_w.csv", self.csv_variant(bw, "periodic_w.csv", lambda rows: [
+                r.update(periodic="w") for r in rows]), 2, "periodic"),
+            ("placement_nodes.csv", self.csv_variant(bw, "placement_nodes.csv", lambda rows: [
+                r.update(placement="nodes") for r in rows]), 2, "node_grid - with placement nodes"),
+        ]
+        for name, path, line, word in cases:
+            e = self.read_error(path)
+            self.check(f"CSV reader rejects {name} at line {line}",
+                       e is not None and e.line == line and word in e.message, str(e))
+        odd = self.csv_variant(le, "local_padded.csv", lambda rows: rows[0].update(Local="8x6x04"))
+        problems = hr.csv_format_problems(odd)
+        self.check("the exact check flags a Local the benchmark would not write (8x6x04)",
+                   any("Local" in p for p in problems), problems)
 
     def v3_checks(self):
         """What version 3 added: the status, oversubscribed and ranks_per_core, hosts' cores, Noise_us,

@@ -59,6 +59,15 @@ FIXTURES = [
     # K chosen by time per row, and every rank's time, bytes and host (JSON).
     ("host_auto_per_rank", 4, ["--faces", "--sizes", "16,17", "--iters", "auto", "--min-time", "0.01",
                                "--per-rank"], ("csv", "json")),
+    # A box of extents beside a cube (no N in either row: Global names the box) and walls along y and z.
+    ("host_box_walls", 4, ["--faces", "--sizes", "16x12x8,12", "--periodic", "x"], ("csv", "json")),
+    # Per-rank bricks, one no cube (Local in every row), walls on every axis, MPI_Cart_create's placement.
+    ("host_local_extents", 2, ["--local", "8x6x4,6", "--stencil", "box", "--periodic", "none", "--placement",
+                               "cart"], ("csv", "json")),
+    # --overlap on a box of extents beside a cube (plot --overlap's axis for boxes).
+    ("host_box_overlap", 2, ["--axis", "z", "--sizes", "16x16x8,16,32x16x16", "--overlap"], ("json",)),
+    # The node-aware placement on one node (node grid 1x1x1), a halo sweep.
+    ("host_nodes", 4, ["--faces", "--sizes", "12,16", "--halo", "1,2", "--placement", "nodes"], ("json",)),
 ]
 
 
@@ -139,7 +148,7 @@ def align(csv_path, json_path):
                 continue
             if name not in hr.COLUMNS or fields[i] in ("", hr.NA):
                 continue
-            if name in hr.INT_FIELDS or name == "Global":
+            if name in hr.INT_FIELDS or name in hr.BOX_COLUMNS:
                 if str(jrow[name]) != fields[i]:
                     sys.exit(f"{csv_path}: {name} {fields[i]} vs {jrow[name]} in {json_path}")
                 continue
