@@ -108,7 +108,7 @@ RATIO = 0.005
 AXES = "xyz"
 WALLS_NOTE = re.compile(r"# periodic (\S+); walls along (\S+): the pieces at a wall are neither sent nor filled, "
                         r"their ghost cells keep their values \(BoundaryFaces counts them\)$")
-NODES_NOTE = re.compile(r"# placement nodes: (\d+) nodes as a (\d+)x(\d+)x(\d+) grid, each holding a "
+NODES_NOTE = re.compile(r"# placement nodes: (\d+) nodes? as a (\d+)x(\d+)x(\d+) grid, each holding a "
                         r"(\d+)x(\d+)x(\d+) block of ranks$")
 FELL_BACK = re.compile(r"# placement nodes fell back to linear: (.+)$")
 CART_KEPT = "# placement cart: MPI_Cart_create (reorder 1) kept every rank where it was"
@@ -116,8 +116,8 @@ CART_MOVED = re.compile(r"# placement cart: MPI_Cart_create \(reorder 1\) moved 
 CART_PLANNED = ("# placement cart, planned as MPI_Cart_create without reorder (row-major, z fastest), as most MPI "
                 "libraries return it; the launch may differ")
 DRY_LINE = re.compile(r"# dry run: the plan of (.+): nothing launched, allocated or timed$")
-DRY_BLOCKS = re.compile(r"(\d+) ranks, (\d+) per node in blocks \(as srun places them\): (\d+) nodes$")
-DRY_JOB = re.compile(r"this job's (\d+) ranks on (\d+) nodes \(MPI_Comm_split_type\)$")
+DRY_BLOCKS = re.compile(r"(\d+) ranks?, (\d+) per node in blocks \(as srun places them\): (\d+) nodes?$")
+DRY_JOB = re.compile(r"this job's (\d+) ranks? on (\d+) nodes? \(MPI_Comm_split_type\)$")
 # A row's label in the notes: N= or L=, a side or extents, and H= with a halo sweep.
 LABEL = r"(?:N|L)=\d+(?:x\d+x\d+)?(?: H=\d+)?"
 
@@ -575,12 +575,19 @@ def check_nothing_crosses(note, h, rows_send, first_row, fields, periodic, error
         errors.append("'# nothing crosses ranks' in the header, but some row sends to another rank")
     grid = "x".join(str(g) for g in h["grid"])
     pieces = {"box": "all 26 pieces", "all": "the six faces"}.get(h["directions"], f"the \u00b1{h['directions']} faces")
+    # Along each exchanged axis that no cut divides, the pieces wrap (periodic) or lie on walls (open).
+    axes = {"box": "xyz", "all": "xyz"}.get(h["directions"], h["directions"])
+    uncut = [a for a in axes if h["grid"]["xyz".index(a)] == 1]
+    wraps = any(periodic["xyz".index(a)] for a in uncut)
+    walls = any(not periodic["xyz".index(a)] for a in uncut)
+    fate = ("wrap to the same rank or lie on walls" if wraps else "lie on walls") if walls else \
+        ("wrap to the one rank" if h["ranks"] == 1 else "wrap to the same rank")
     if h["ranks"] == 1:
-        want = f"on grid {grid} {pieces} wrap to the one rank; run on more ranks"
+        want = f"on grid {grid} {pieces} {fate}; run on more ranks"
         if note != want:
             errors.append(f"'# nothing crosses ranks' note: {note!r}, want {want!r}")
         return
-    m = re.fullmatch(rf"on grid {re.escape(grid)} {re.escape(pieces)} wrap to the same rank; use (.+)", note)
+    m = re.fullmatch(rf"on grid {re.escape(grid)} {re.escape(pieces)} {re.escape(fate)}; use (.+)", note)
     if not m:
         errors.append(f"'# nothing crosses ranks' note: {note!r} does not name grid {grid} and {pieces}")
         return

@@ -149,7 +149,8 @@ TEST(Columns, OneTableForEveryFormat) {
   // The CSV header: the settings, every column in the table's order, then the provenance.
   const std::string header = csv_header();
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
-  EXPECT_NE(header.find(",rma_sync,per_rank,N,L,Local,Global,H,Send_B,Time_us,"), std::string::npos) << header;
+  EXPECT_NE(header.find(",rma_sync,per_rank,N,L,Local,Global,H,Send_B,Time_us,"), std::string::npos)
+      << header;
   EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment,"
                         "status,exit_code,reason,warnings\n"),
             std::string::npos)
@@ -177,7 +178,8 @@ TEST(Columns, OneTableForEveryFormat) {
   const std::string plain = csv_row(r, row);
   // N, L and Local; Global; H; Send_B Time_us Uni Duplex; Remote Self OffNode Boundary faces; OffNode_B,
   // NodeOut_B; the box counts empty; Send_min_B.
-  EXPECT_NE(plain.find(",16,,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,0,0,0,,,4096,0,0,,n/a,,,"), std::string::npos)
+  EXPECT_NE(plain.find(",16,,,16x16x16,1,4096,2.0,2.048,4.096,2,0,0,0,0,0,,,4096,0,0,,n/a,,,"),
+            std::string::npos)
       << plain;
   EXPECT_NE(plain.find(",\"halo-bandwidth --sizes 16,32\","), std::string::npos) << plain;
   EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 1);

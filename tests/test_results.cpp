@@ -221,6 +221,13 @@ TEST(Layout, NothingCrossesNamesTheFlagThatWould) {
   EXPECT_EQ(*nothing_crosses(o, ProcGrid({1, 1, 1}), 1, false),
             "on grid 1x1x1 the six faces wrap to the one rank; run on more ranks");
   EXPECT_FALSE(nothing_crosses(o, ProcGrid({1, 1, 2}), 2, true));
+  // Walls: the faces lie on them rather than wrap.
+  o.periodic = {false, false, false};
+  EXPECT_EQ(*nothing_crosses(o, ProcGrid({1, 1, 1}), 1, false),
+            "on grid 1x1x1 the six faces lie on walls; run on more ranks");
+  o.periodic = {true, false, false};
+  EXPECT_EQ(*nothing_crosses(o, ProcGrid({1, 1, 1}), 1, false),
+            "on grid 1x1x1 the six faces wrap to the same rank or lie on walls; run on more ranks");
 }
 
 }  // namespace

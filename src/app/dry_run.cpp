@@ -60,7 +60,6 @@ RankMap cart_without_mpi(const Dims3& g) {
   return m;
 }
 
-
 // Every row on every placement: every rank's plan, made once each.
 std::vector<DryRow> plan_dry(const Options& opt, const ProcGrid& grid, const DryJob& job,
                              const std::vector<RowSpec>& specs, MemoryUse use) {
@@ -152,7 +151,8 @@ int print_dry(const Options& opt, const ProcGrid& grid, const DryJob& job, const
     return exit_status(tc.failure().code);
   }
   const std::vector<RowSpec> specs = row_specs(opt, grid);
-  const std::vector<DryRow> rows = plan_dry(opt, grid, job, specs, memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
+  const std::vector<DryRow> rows = plan_dry(
+      opt, grid, job, specs, memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
   const auto available = host_available_bytes();
   const std::string text =
       render_header(opt, grid, job, *tc, available) + render_rows(opt, rows, available.value_or(0));
@@ -191,8 +191,9 @@ int dry_run_alone(const Options& opt, const EnvLookup& env) {
   DryJob job;
   job.ranks = ranks;
   for (int r = 0; r < ranks; ++r) job.node_of_rank.push_back(r / per_node);
-  job.where = fmt::format("{} ranks, {} per node in blocks (as srun places them): {} nodes", ranks, per_node,
-                          nodes_of(job.node_of_rank));
+  const int nodes = nodes_of(job.node_of_rank);
+  job.where = fmt::format("{} rank{}, {} per node in blocks (as srun places them): {} node{}", ranks,
+                          ranks == 1 ? "" : "s", per_node, nodes, nodes == 1 ? "" : "s");
   job.maps =
       rank_maps(opt.placements, grid.dims(), job.node_of_rank, [&] { return cart_without_mpi(grid.dims()); });
   return print_dry(opt, grid, job, env);
@@ -207,8 +208,9 @@ int dry_run_job(const Comm& comm, const Options& opt, const EnvLookup& env) {
   DryJob job;
   job.ranks = comm.size();
   job.node_of_rank = node_of_ranks(comm);
-  job.where = fmt::format("this job's {} ranks on {} nodes (MPI_Comm_split_type)", comm.size(),
-                          nodes_of(job.node_of_rank));
+  const int nodes = nodes_of(job.node_of_rank);
+  job.where = fmt::format("this job's {} rank{} on {} node{} (MPI_Comm_split_type)", comm.size(),
+                          comm.size() == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
   job.maps = rank_maps(opt.placements, grid.dims(), job.node_of_rank,
                        [&] { return cart_placement(comm, grid.dims(), opt.periodic); });
   return comm.rank() == 0 ? print_dry(opt, grid, job, env) : 0;

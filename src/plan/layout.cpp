@@ -47,19 +47,35 @@ Shape shape_of(const Options& opt, const RowSpec& row) {
   return s;
 }
 
+namespace {
+
+// "the ±x faces", "the six faces", "all 26 pieces": what a run exchanges.
+std::string pieces_named(const Options& opt) {
+  if (opt.stencil == StencilKind::box) return "all 26 pieces";
+  for (int a = 0; a < 3; ++a) {
+    if (!opt.all_faces && opt.axes[static_cast<std::size_t>(a)])
+      return std::string("the \u00b1") + "xyz"[a] + " faces";
+  }
+  return "the six faces";
+}
+
+}  // namespace
+
 std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
                                            bool any_remote) {
   if (any_remote) return std::nullopt;
   const char* names = "xyz";
-  std::string pieces = "all 26 pieces";
-  if (opt.stencil == StencilKind::star) {
-    pieces = "the six faces";
-    for (int a = 0; a < 3; ++a) {
-      if (!opt.all_faces && opt.axes[static_cast<std::size_t>(a)])
-        pieces = std::string("the \u00b1") + names[a] + " faces";
-    }
+  // Along the exchanged axes no cut is left: each either wraps or has walls.
+  bool wraps = false;
+  bool walls = false;
+  for (int a = 0; a < 3; ++a) {
+    if (!opt.axes[static_cast<std::size_t>(a)] || grid.dim(a) > 1) continue;
+    (opt.periodic[static_cast<std::size_t>(a)] ? wraps : walls) = true;
   }
-  if (nranks == 1) return "on grid " + grid.str() + " " + pieces + " wrap to the one rank; run on more ranks";
+  const std::string fate = walls ? (wraps ? "wrap to the same rank or lie on walls" : "lie on walls")
+                                 : (nranks == 1 ? "wrap to the one rank" : "wrap to the same rank");
+  const std::string where = "on grid " + grid.str() + " " + pieces_named(opt) + " " + fate;
+  if (nranks == 1) return where + "; run on more ranks";
   std::string hint;
   for (int a = 0; a < 3; ++a) {
     if (grid.dim(a) > 1) hint += fmt::format("{}--axis {}", hint.empty() ? "" : " or ", names[a]);
@@ -71,7 +87,7 @@ std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& g
     hint += fmt::format("{}--grid {},{},{}", hint.empty() ? "" : " or ", along[0], along[1], along[2]);
     break;
   }
-  return "on grid " + grid.str() + " " + pieces + " wrap to the same rank; use " + hint;
+  return where + "; use " + hint;
 }
 
 Status validate_layout(const Options& opt, int nranks) {

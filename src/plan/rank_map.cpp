@@ -72,8 +72,9 @@ RankMap nodes_placement(const Dims3& grid, const std::vector<int>& node_of_rank)
     }
     ++n;
   }
-  m.note = fmt::format("placement nodes: {} nodes as a {} grid, each holding a {} block of ranks",
-                       ranks_of.size(), dims_string(m.node_grid), dims_string(m.per_node));
+  m.note = fmt::format("placement nodes: {} node{} as a {} grid, each holding a {} block of ranks",
+                       ranks_of.size(), ranks_of.size() == 1 ? "" : "s", dims_string(m.node_grid),
+                       dims_string(m.per_node));
   return m;
 }
 

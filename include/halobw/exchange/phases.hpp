@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <Kokkos_Core.hpp>
 #include <array>
 
 namespace halobw {
@@ -43,6 +44,19 @@ class PhaseClock {
  private:
   PhaseSeconds sums_{};
   double last_ = 0;
+};
+
+// A named region for the Kokkos tools (the kernel logger, the space-time
+// stack, the Nsight and rocprof connectors), so that they show the phases of
+// an exchange by the names --breakdown uses. Without a tool loaded it is a
+// test of one flag on entry and on exit; the labels fit std::string's short
+// buffer, so nothing is allocated.
+class ProfileRegion {
+ public:
+  explicit ProfileRegion(const char* name) { Kokkos::Profiling::pushRegion(name); }
+  ~ProfileRegion() { Kokkos::Profiling::popRegion(); }
+  ProfileRegion(const ProfileRegion&) = delete;
+  ProfileRegion& operator=(const ProfileRegion&) = delete;
 };
 
 }  // namespace halobw

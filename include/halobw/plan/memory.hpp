@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "halobw/cli/settings.hpp"
 #include "halobw/cli/options.hpp"
+#include "halobw/cli/settings.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 #include "halobw/plan/placement.hpp"
