@@ -177,7 +177,7 @@ def unshare_ok():
     return p.returncode == 0
 
 
-FAKE_SSH = """#!/bin/sh
+FAKE_SSH = r"""#!/bin/sh
 # ssh to a simulated node: the command runs here, in a UTS namespace of its own
 # named after the host's address (127.0.0.2 -> node0), so that each node has a
 # daemon of its own and MPI sees separate nodes (shared memory within, TCP between).
@@ -201,8 +201,14 @@ def node_launcher(r, ssh, nodes, per_node):
 
 
 def rows_of(out):
-    cols = [l for l in out.splitlines() if l.startswith("# N ")][0][2:].split()
-    return [dict(zip(cols, l.split())) for l in out.splitlines() if l and not l.startswith("#")]
+    """The table's rows as dicts, under the last column line (it starts with N, L or Global, whichever
+    names the row's size; notes such as the check's may sit between it and the rows)."""
+    lines = out.splitlines()
+    heads = [l for l in lines if re.match(r"# (N|L|Global) Send_B ", l)]
+    if not heads:
+        return []
+    cols = heads[-1][2:].split()
+    return [dict(zip(cols, l.split())) for l in lines if l and not l.startswith("#")]
 
 
 # Off-node bytes counted by hand (tests/test_pieces.cpp, Placement.*): each case is the ranks,
