@@ -1,0 +1,161 @@
+// The host's mapping of a copy list: one pass over the rows its boxes share.
+//
+// A strided piece (an x face, and every edge and corner along x) gives each
+// row of the brick its h cells at one end. Run piece by piece, every piece
+// walks all of its rows again: a cache line per row each time, and without
+// huge pages a TLB walk. The row pass cuts the rows of each field into slabs
+// of planes and runs of rows that the same boxes hold, and visits each row
+// once, copying its cells of every box that holds it, left to right, before
+// the next row. The rows of the -x and +x faces are the same rows, and the end
+// of one row lies next to the start of the next, so the two faces cost one
+// walk over the brick instead of two. Long rows (y and z faces) are copied
+// with memcpy, as before.
+//
+// Built once at set-up from the boxes a CopyList is given (the copy plan
+// says which cells go where; this is another way to run the same list), and
+// host-only, so nothing here carries a KOKKOS_FUNCTION mark. One work item
+// is one plane of one run of at most kRowsPerRun rows: no division per row,
+// and enough items for a threaded host space on a thin face.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "halobw/box.hpp"
+#include "halobw/kernels.hpp"
+
+namespace halobw {
+
+// Which way a copy goes: out of the field box (pack), or into it (unpack, self copy).
+enum class Flow { out_of_field, into_field };
+
+// One copy as both mappings read it: the cells `box` of the padded field at
+// `field`, and as many cells at `other` (a packed buffer, or for the self
+// copy the owned box of a field that fills this ghost box).
+struct BoxCopy {
+  double* field = nullptr;
+  Box box;
+  StridedBox other;
+};
+
+// One box's cells in each row of a run: [x, x + ex) of the row, and the
+// other side's first cell at the run's first row and plane, with its strides.
+struct RowSegment {
+  std::int64_t x = 0;
+  std::int64_t ex = 0;
+  double* other = nullptr;
+  std::int64_t sy = 0;
+  std::int64_t sz = 0;
+};
+
+// Rows [j0, j0 + rows) of every plane of its slab, and the segments each row holds.
+struct RowRun {
+  std::int64_t j0 = 0;
+  std::int64_t rows = 0;
+  int first = 0;  // into the pass's segments
+  int count = 0;
+};
+
+// Planes [k0, k0 + planes) of one field, over which the same runs repeat.
+struct RowSlab {
+  double* field = nullptr;
+  std::int64_t k0 = 0;
+  std::int64_t planes = 0;
+  int first_run = 0;  // into the pass's runs
+  int runs = 0;
+  std::int64_t first = 0;  // the pass's index of its first work item (planes x runs of them)
+};
+
+// Copies ex cells between a field row and the other side, in direction kFlow.
+template <Flow kFlow>
+inline void copy_cells(double* __restrict__ row, double* __restrict__ other, const std::int64_t ex) {
+  double* __restrict__ d = kFlow == Flow::into_field ? row : other;
+  const double* __restrict__ s = kFlow == Flow::into_field ? other : row;
+  constexpr std::int64_t kShortRow = 8;  // below this a memcpy call costs more than it copies
+  if (ex >= kShortRow) {
+    std::memcpy(d, s, static_cast<std::size_t>(ex) * sizeof(double));
+  } else {
+    for (std::int64_t i = 0; i < ex; ++i) d[i] = s[i];
+  }
+}
+
+template <Flow kFlow>
+struct RowPassCopy {
+  const RowSlab* slabs;
+  int count;
+  const RowRun* runs;
+  const RowSegment* segments;
+  std::int64_t sy;  // the fields' strides
+  std::int64_t sz;
+
+  void operator()(const std::int64_t t) const {
+    // The last slab whose first item is at or before t.
+    const RowSlab& s =
+        *(std::upper_bound(slabs, slabs + count, t,
+                           [](const std::int64_t v, const RowSlab& slab) { return v < slab.first; }) -
+          1);
+    const std::int64_t item = t - s.first;
+    const std::int64_t dk = item / s.runs;
+    const RowRun& run = runs[s.first_run + static_cast<int>(item - dk * s.runs)];
+    double* plane = s.field + (s.k0 + dk) * sz + run.j0 * sy;
+    const RowSegment* seg = segments + run.first;
+    for (std::int64_t dj = 0; dj < run.rows; ++dj) {
+      double* row = plane + dj * sy;
+      for (int n = 0; n < run.count; ++n) {
+        const RowSegment& g = seg[n];
+        copy_cells<kFlow>(row + g.x, g.other + dk * g.sz + dj * g.sy, g.ex);
+      }
+    }
+  }
+};
+
+class RowPass {
+ public:
+  static constexpr std::int64_t kRowsPerRun = 64;
+
+  RowPass() = default;
+  // `padded`: the extents every field of `copies` has.
+  RowPass(Flow flow, const Index3& padded, const std::vector<BoxCopy>& copies);
+
+  template <class ExecSpace>
+  void run(const ExecSpace& exec, const char* label) const {
+    switch (flow_) {
+      case Flow::out_of_field:
+        launch<Flow::out_of_field>(exec, label);
+        return;
+      case Flow::into_field:
+        launch<Flow::into_field>(exec, label);
+        return;
+    }
+  }
+
+  [[nodiscard]] const std::vector<RowSlab>& slabs() const { return slabs_; }
+  [[nodiscard]] const std::vector<RowRun>& runs() const { return runs_; }
+  [[nodiscard]] std::int64_t items() const { return items_; }
+
+ private:
+  void add_field(double* field, const std::vector<const BoxCopy*>& boxes);
+  void add_rows(const std::vector<const BoxCopy*>& boxes, const Box& rows);
+
+  template <Flow kFlow, class ExecSpace>
+  void launch(const ExecSpace& exec, const char* label) const {
+    if (items_ == 0) return;
+    Kokkos::parallel_for(label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, items_),
+                         RowPassCopy<kFlow>{slabs_.data(), static_cast<int>(slabs_.size()), runs_.data(),
+                                            segments_.data(), sy_, sz_});
+  }
+
+  Flow flow_ = Flow::out_of_field;
+  std::int64_t sy_ = 0;
+  std::int64_t sz_ = 0;
+  std::vector<RowSlab> slabs_;
+  std::vector<RowRun> runs_;
+  std::vector<RowSegment> segments_;
+  std::int64_t items_ = 0;
+};
+
+}  // namespace halobw
