@@ -1,12 +1,14 @@
 // What the reference programs in bench/ share: a timer, host memory placed
 // by the allocation function halo-bandwidth --hugepages uses (huge_alloc),
-// and the plain strided loop that
-// copies face boxes of a padded field (x fastest) to and from a contiguous
-// buffer. Not part of the benchmark: scripts/bench_host.py runs these.
+// and the plain strided loops that copy face boxes of a padded field (x
+// fastest) to and from a contiguous buffer, face by face or in one pass over
+// the rows the faces share. Not part of the benchmark: scripts/bench_host.py
+// runs these.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -87,5 +89,74 @@ inline void strided_walk(const RankPlan& p, double* field, double* buffer, bool 
     }
   }
 }
+
+// The same copies as strided_walk, to and from the same places in the
+// buffer, in one pass over the rows: the pieces whose boxes span the same
+// rows (the -x and +x faces of a star) are walked together, row by row (the
+// -x value and the +x value of row r, then row r+1), the cells of every such
+// piece in a row copied before the next row.
+class RowWalk {
+ public:
+  RowWalk(const RankPlan& p, bool pack) : px_(p.padded[0]), py_(p.padded[1]), pack_(pack) {
+    std::size_t offset = 0;
+    for (const auto& f : p.pieces) {
+      const Box& b = pack ? f.send_box : f.recv_box;
+      auto same = [&b](const Group& g) {
+        return g.rows.lo[1] == b.lo[1] && g.rows.hi[1] == b.hi[1] && g.rows.lo[2] == b.lo[2] &&
+               g.rows.hi[2] == b.hi[2];
+      };
+      auto g = std::find_if(groups_.begin(), groups_.end(), same);
+      if (g == groups_.end()) g = groups_.insert(groups_.end(), Group{b, {}});
+      g->cells.push_back({b.lo[0], b.extent(0), offset});
+      offset += static_cast<std::size_t>(b.cells());
+    }
+  }
+
+  void operator()(double* field, double* buffer) const {
+    if (pack_) {
+      walk<true>(field, buffer);
+    } else {
+      walk<false>(field, buffer);
+    }
+  }
+
+ private:
+  struct Cells {  // one piece's cells in each row, and its first value in the buffer
+    std::int64_t x;
+    std::int64_t ex;
+    std::size_t offset;
+  };
+  struct Group {  // pieces over the same rows
+    Box rows;
+    std::vector<Cells> cells;
+  };
+
+  template <bool kPack>
+  void walk(double* field, double* buffer) const {
+    for (const Group& g : groups_) {
+      std::int64_t r = 0;  // the row's index within each piece's box
+      for (std::int64_t k = g.rows.lo[2]; k < g.rows.hi[2]; ++k) {
+        for (std::int64_t j = g.rows.lo[1]; j < g.rows.hi[1]; ++j, ++r) {
+          double* row = field + px_ * (j + py_ * k);
+          for (const Cells& c : g.cells) {
+            double* v = buffer + c.offset + c.ex * r;
+            for (std::int64_t i = 0; i < c.ex; ++i) {
+              if (kPack) {
+                v[i] = row[c.x + i];
+              } else {
+                row[c.x + i] = v[i];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  std::int64_t px_;
+  std::int64_t py_;
+  bool pack_;
+  std::vector<Group> groups_;
+};
 
 }  // namespace halobw::bench
