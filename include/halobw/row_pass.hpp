@@ -69,7 +69,10 @@ struct RowSlab {
   std::int64_t first = 0;  // the pass's index of its first work item (planes x runs of them)
 };
 
-// Copies ex cells between a field row and the other side, in direction kFlow.
+// Copies ex cells between a field row and the other side, in direction
+// kFlow: long runs (y and z faces) with memcpy, the few cells of an x face,
+// edge or corner one by one. Those are spelled out: a loop over ex cells is
+// turned by the compiler into a memmove call per row.
 template <Flow kFlow>
 inline void copy_cells(double* __restrict__ row, double* __restrict__ other, const std::int64_t ex) {
   double* __restrict__ d = kFlow == Flow::into_field ? row : other;
@@ -77,8 +80,32 @@ inline void copy_cells(double* __restrict__ row, double* __restrict__ other, con
   constexpr std::int64_t kShortRow = 8;  // below this a memcpy call costs more than it copies
   if (ex >= kShortRow) {
     std::memcpy(d, s, static_cast<std::size_t>(ex) * sizeof(double));
-  } else {
-    for (std::int64_t i = 0; i < ex; ++i) d[i] = s[i];
+    return;
+  }
+  switch (ex) {  // cells ex - 1 down to 0
+    case 7:
+      d[6] = s[6];
+      [[fallthrough]];
+    case 6:
+      d[5] = s[5];
+      [[fallthrough]];
+    case 5:
+      d[4] = s[4];
+      [[fallthrough]];
+    case 4:
+      d[3] = s[3];
+      [[fallthrough]];
+    case 3:
+      d[2] = s[2];
+      [[fallthrough]];
+    case 2:
+      d[1] = s[1];
+      [[fallthrough]];
+    case 1:
+      d[0] = s[0];
+      break;
+    default:  // no cells
+      break;
   }
 }
 
