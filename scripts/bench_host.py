@@ -29,8 +29,9 @@ Sections (--sections, default all):
             copy of an earlier build (--baseline, required): ±x on 2x1x1 (and
             ±z on 1x1x2, the contiguous faces), --faces on 2x1x1 and 2x2x1,
             --stencil box on 2x2x1, N = 256 and 512, Time_us and --breakdown's
-            Pack_us + Unpack_us; and the plain loops over both x faces, face by
-            face and in one pass (bench/pack_reference.cpp), huge pages
+            Pack_us + Unpack_us; this build's two schedules; and the plain
+            loops over both x faces, face by face and in one pass
+            (bench/pack_reference.cpp), huge pages
   methods   p2p, persistent, neighbor, rma (pscw and fence) on 2 ranks (±z,
             ±x; N = 128, 256, 512; both packs) and 8 ranks (all faces), for
             each MPI build given (--mpi NAME=BUILD_DIR, repeatable)
@@ -433,11 +434,11 @@ def section_onepass(args, emit):
     emit("| case | ranks | N | per-piece Time_us | one-pass Time_us | gain | per-piece Pack+Unpack_us | "
          "one-pass Pack+Unpack_us | gain | target |")
     emit("|---|---|---|---|---|---|---|---|---|---|")
-    cmds, xface = [], None
+    cmds, xface, schedules = [], None, []
     for name, ranks, flags in ONEPASS_CASES:
         f = flags + common
         configs = {"old": (old, ranks, f), "new": (new, ranks, f), "old-bd": (old, ranks, f + ["--breakdown"]),
-                   "new-bd": (new, ranks, f + ["--breakdown"])}
+                   "new-bd": (new, ranks, f + ["--breakdown"]), "bulk": (new, ranks, f + ["--schedule", "bulk"])}
         if name == "±x":
             for n in (256, 512):
                 configs[f"loop{n}"] = lambda n=n: {(n, 0): reference(n, "2,1,1", "x", True, 2, args.build)}
@@ -455,7 +456,25 @@ def section_onepass(args, emit):
             emit(f"| {name} {' '.join(flags[-2:])} | {ranks} | {n} | {med(t['old']):.1f} | {med(t['new']):.1f} | "
                  f"{ratio_text(gain)} | {med(pu['old-bd']):.1f} | {med(pu['new-bd']):.1f} | "
                  f"{ratio_text([a / b for a, b in zip(pu['old-bd'], pu['new-bd'])])} | {mark} |")
+            bulk = [float(r[(n, 0)]["Time_us"]) for r in got["bulk"]]
+            schedules.append(f"| {name} {' '.join(flags[-2:])} | {ranks} | {n} | {med(t['new']):.1f} | {med(bulk):.1f} "
+                             f"| {ratio_text([a / b for a, b in zip(bulk, t['new'])])} |")
     emit()
+    emit("The schedules of this build, from the same interleaved runs: Time_us with the default `--schedule "
+         "pipelined` and with `--schedule bulk`; ratio = bulk / pipelined (above 1: pipelined is faster).\n")
+    emit("| case | ranks | N | pipelined Time_us | bulk Time_us | bulk / pipelined |")
+    emit("|---|---|---|---|---|---|")
+    for line in schedules:
+        emit(line)
+    emit()
+    onepass_loops(xface, emit)
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-pack-reference N 2,1,1 x 1 "
+         "50 1`")
+    emit()
+
+
+def onepass_loops(xface, emit):
+    """The x faces of the onepass section's ±x runs against the plain loops interleaved with them."""
     emit("The x faces against the plain loops over the same faces (bench/pack_reference.cpp, two copies at once as "
          "two ranks run, the slower counts, huge pages), from the ±x runs above: pack + unpack of both faces face "
          "by face and in one pass over the rows (both faces of a row, then the next row), and --breakdown's "
@@ -474,9 +493,6 @@ def section_onepass(args, emit):
              f"{med(pu['old-bd']):.1f} | {med(pu['new-bd']):.1f} | "
              f"{ratio_text([a / b for a, b in zip(pu['old-bd'], pu['new-bd'])])} | {ratio_text(vs)} | "
              f"<= 1.15 {'met' if med(vs) <= 1.15 else 'MISSED'} |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-pack-reference N 2,1,1 x 1 "
-         "50 1`")
     emit()
 
 
