@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "halobw/box.hpp"
@@ -109,6 +110,26 @@ inline void copy_cells(double* __restrict__ row, double* __restrict__ other, con
   }
 }
 
+// The rows of one run, each row's segments in turn. With the segments known
+// at compile time (kSegments), each segment's copy is an instruction of its
+// own, so the hardware's stride prefetcher follows each face down the rows
+// (one loop over the segments would give every face's strides to the same
+// instruction and lose it), and with the segments held in locals the
+// compiler keeps the loop to the copies themselves; docs/results/host.md,
+// section 10, measures what this is worth.
+template <Flow kFlow, std::size_t... kSegments>
+inline void copy_rows(double* first_row, const std::int64_t sy, const RowSegment* seg, const std::int64_t dk,
+                      const std::int64_t rows, std::index_sequence<kSegments...> /*segments*/) {
+  const std::int64_t x[] = {seg[kSegments].x...};
+  const std::int64_t ex[] = {seg[kSegments].ex...};
+  const std::int64_t other_sy[] = {seg[kSegments].sy...};
+  double* const other[] = {(seg[kSegments].other + dk * seg[kSegments].sz)...};
+  for (std::int64_t dj = 0; dj < rows; ++dj) {
+    double* row = first_row + dj * sy;
+    (copy_cells<kFlow>(row + x[kSegments], other[kSegments] + dj * other_sy[kSegments], ex[kSegments]), ...);
+  }
+}
+
 template <Flow kFlow>
 struct RowPassCopy {
   const RowSlab* slabs;
@@ -127,14 +148,26 @@ struct RowPassCopy {
     const std::int64_t item = t - s.first;
     const std::int64_t dk = item / s.runs;
     const RowRun& run = runs[s.first_run + static_cast<int>(item - dk * s.runs)];
-    double* plane = s.field + (s.k0 + dk) * sz + run.j0 * sy;
+    double* rows = s.field + (s.k0 + dk) * sz + run.j0 * sy;
     const RowSegment* seg = segments + run.first;
-    for (std::int64_t dj = 0; dj < run.rows; ++dj) {
-      double* row = plane + dj * sy;
-      for (int n = 0; n < run.count; ++n) {
-        const RowSegment& g = seg[n];
-        copy_cells<kFlow>(row + g.x, g.other + dk * g.sz + dj * g.sy, g.ex);
-      }
+    switch (run.count) {  // 2: the x faces; up to 5 where a y or z face meets them
+      case 1:
+        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<1>());
+      case 2:
+        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<2>());
+      case 3:
+        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<3>());
+      case 4:
+        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<4>());
+      case 5:
+        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<5>());
+      default:  // the few rows where more pieces meet (a box stencil's corners)
+        for (std::int64_t dj = 0; dj < run.rows; ++dj) {
+          for (int n = 0; n < run.count; ++n) {
+            const RowSegment& g = seg[n];
+            copy_cells<kFlow>(rows + dj * sy + g.x, g.other + dk * g.sz + dj * g.sy, g.ex);
+          }
+        }
     }
   }
 };
