@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -90,73 +89,45 @@ inline void strided_walk(const RankPlan& p, double* field, double* buffer, bool 
   }
 }
 
-// The same copies as strided_walk, to and from the same places in the
-// buffer, in one pass over the rows: the pieces whose boxes span the same
-// rows (the -x and +x faces of a star) are walked together, row by row (the
-// -x value and the +x value of row r, then row r+1), the cells of every such
-// piece in a row copied before the next row.
-class RowWalk {
- public:
-  RowWalk(const RankPlan& p, bool pack) : px_(p.padded[0]), py_(p.padded[1]), pack_(pack) {
-    std::size_t offset = 0;
-    for (const auto& f : p.pieces) {
-      const Box& b = pack ? f.send_box : f.recv_box;
-      auto same = [&b](const Group& g) {
-        return g.rows.lo[1] == b.lo[1] && g.rows.hi[1] == b.hi[1] && g.rows.lo[2] == b.lo[2] &&
-               g.rows.hi[2] == b.hi[2];
-      };
-      auto g = std::find_if(groups_.begin(), groups_.end(), same);
-      if (g == groups_.end()) g = groups_.insert(groups_.end(), Group{b, {}});
-      g->cells.push_back({b.lo[0], b.extent(0), offset});
-      offset += static_cast<std::size_t>(b.cells());
-    }
-  }
+// Whether `p` exchanges the two x faces alone (-x, then +x), as rank0_plan gives for axis x.
+inline bool x_faces(const RankPlan& p) {
+  return p.pieces.size() == 2 && p.pieces[0].dir == 0 && p.pieces[1].dir == 1;
+}
 
-  void operator()(double* field, double* buffer) const {
-    if (pack_) {
-      walk<true>(field, buffer);
-    } else {
-      walk<false>(field, buffer);
-    }
-  }
-
- private:
-  struct Cells {  // one piece's cells in each row, and its first value in the buffer
-    std::int64_t x;
-    std::int64_t ex;
-    std::size_t offset;
-  };
-  struct Group {  // pieces over the same rows
-    Box rows;
-    std::vector<Cells> cells;
-  };
-
-  template <bool kPack>
-  void walk(double* field, double* buffer) const {
-    for (const Group& g : groups_) {
-      std::int64_t r = 0;  // the row's index within each piece's box
-      for (std::int64_t k = g.rows.lo[2]; k < g.rows.hi[2]; ++k) {
-        for (std::int64_t j = g.rows.lo[1]; j < g.rows.hi[1]; ++j, ++r) {
-          double* row = field + px_ * (j + py_ * k);
-          for (const Cells& c : g.cells) {
-            double* v = buffer + c.offset + c.ex * r;
-            for (std::int64_t i = 0; i < c.ex; ++i) {
-              if (kPack) {
-                v[i] = row[c.x + i];
-              } else {
-                row[c.x + i] = v[i];
-              }
-            }
-          }
+// The same copies as strided_walk for the two x faces, to and from the same
+// places in the buffer, in one pass over their rows: the cells at the left
+// end of row r, those at its right end, then row r+1. Needs x_faces(p).
+template <bool kPack>
+void x_faces_walk(const RankPlan& p, double* field, double* buffer) {
+  const Box& minus = kPack ? p.pieces[0].send_box : p.pieces[0].recv_box;  // first in the buffer
+  const Box& plus = kPack ? p.pieces[1].send_box : p.pieces[1].recv_box;
+  const bool minus_left = minus.lo[0] < plus.lo[0];
+  const std::int64_t left = minus_left ? minus.lo[0] : plus.lo[0];
+  const std::int64_t right = minus_left ? plus.lo[0] : minus.lo[0];
+  const std::int64_t h = minus.extent(0);
+  double* bl = buffer + (minus_left ? 0 : minus.cells());
+  double* br = buffer + (minus_left ? minus.cells() : 0);
+  const std::int64_t px = p.padded[0];
+  const std::int64_t py = p.padded[1];
+  for (std::int64_t k = minus.lo[2]; k < minus.hi[2]; ++k) {
+    for (std::int64_t j = minus.lo[1]; j < minus.hi[1]; ++j, bl += h, br += h) {
+      double* row = field + px * (j + py * k);
+      for (std::int64_t i = 0; i < h; ++i) {
+        if (kPack) {
+          bl[i] = row[left + i];
+        } else {
+          row[left + i] = bl[i];
+        }
+      }
+      for (std::int64_t i = 0; i < h; ++i) {
+        if (kPack) {
+          br[i] = row[right + i];
+        } else {
+          row[right + i] = br[i];
         }
       }
     }
   }
-
-  std::int64_t px_;
-  std::int64_t py_;
-  bool pack_;
-  std::vector<Group> groups_;
-};
+}
 
 }  // namespace halobw::bench
