@@ -73,9 +73,12 @@ struct RowSlab {
 // Copies ex cells between a field row and the other side, in direction
 // kFlow: long runs (y and z faces) with memcpy, the few cells of an x face,
 // edge or corner one by one. Those are spelled out: a loop over ex cells is
-// turned by the compiler into a memmove call per row.
+// turned by the compiler into a memmove call per row. Always inlined, so
+// that each segment of copy_rows has loads and stores of its own (in a large
+// translation unit GCC otherwise calls one out-of-line copy for all).
 template <Flow kFlow>
-inline void copy_cells(double* __restrict__ row, double* __restrict__ other, const std::int64_t ex) {
+[[gnu::always_inline]] inline void copy_cells(double* __restrict__ row, double* __restrict__ other,
+                                              const std::int64_t ex) {
   double* __restrict__ d = kFlow == Flow::into_field ? row : other;
   const double* __restrict__ s = kFlow == Flow::into_field ? other : row;
   constexpr std::int64_t kShortRow = 8;  // below this a memcpy call costs more than it copies
