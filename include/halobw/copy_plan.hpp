@@ -160,7 +160,7 @@ CopyPlan<ExecSpace, MemSpace> make_copy_plan(const RankPlan& plan, const Message
     const bool send = side == BoxSide::send;
     const Box& box = send ? piece.send_box : piece.recv_box;
     for (int f = 0; f < msg.fields; ++f) {
-      double* field = to.fields[static_cast<std::size_t>(msg.first_field + f)];
+      double* field = to.fields[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)];
       list.add({field, box, buffer_box(send ? to.send : to.recv, msg, f, box)});
     }
   };
