@@ -101,7 +101,6 @@ class CopyList {
   // Each box as one job (the device mapping's table, kept on the host too).
   [[nodiscard]] const std::vector<CopyJob>& jobs() const { return list_.jobs(); }
   [[nodiscard]] std::int64_t cells() const { return list_.cells(); }
-  [[nodiscard]] const RowPass& rows() const { return rows_; }
 
  private:
   Flow flow_ = Flow::out_of_field;

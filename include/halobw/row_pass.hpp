@@ -195,10 +195,6 @@ class RowPass {
     }
   }
 
-  [[nodiscard]] const std::vector<RowSlab>& slabs() const { return slabs_; }
-  [[nodiscard]] const std::vector<RowRun>& runs() const { return runs_; }
-  [[nodiscard]] std::int64_t items() const { return items_; }
-
  private:
   void add_field(double* field, const std::vector<const BoxCopy*>& boxes);
   void add_rows(const std::vector<const BoxCopy*>& boxes, const Box& rows);
