@@ -1,8 +1,9 @@
 // What the reference programs in bench/ share: a timer, host memory placed
 // by the allocation function halo-bandwidth --hugepages uses (huge_alloc),
-// and the plain strided loop that
-// copies face boxes of a padded field (x fastest) to and from a contiguous
-// buffer. Not part of the benchmark: scripts/bench_host.py runs these.
+// and the plain strided loops that copy face boxes of a padded field (x
+// fastest) to and from a contiguous buffer, face by face or in one pass over
+// the rows the faces share. Not part of the benchmark: scripts/bench_host.py
+// runs these.
 #pragma once
 
 #include <algorithm>
@@ -83,6 +84,47 @@ inline void strided_walk(const RankPlan& p, double* field, double* buffer, bool 
           } else {
             row[i] = *b;
           }
+        }
+      }
+    }
+  }
+}
+
+// Whether `p` exchanges the two x faces alone (-x, then +x), as rank0_plan gives for axis x.
+inline bool x_faces(const RankPlan& p) {
+  return p.pieces.size() == 2 && p.pieces[0].dir == 0 && p.pieces[1].dir == 1;
+}
+
+// The same copies as strided_walk for the two x faces, to and from the same
+// places in the buffer, in one pass over their rows: the cells at the left
+// end of row r, those at its right end, then row r+1. Needs x_faces(p).
+template <bool kPack>
+void x_faces_walk(const RankPlan& p, double* field, double* buffer) {
+  const Box& minus = kPack ? p.pieces[0].send_box : p.pieces[0].recv_box;  // first in the buffer
+  const Box& plus = kPack ? p.pieces[1].send_box : p.pieces[1].recv_box;
+  const bool minus_left = minus.lo[0] < plus.lo[0];
+  const std::int64_t left = minus_left ? minus.lo[0] : plus.lo[0];
+  const std::int64_t right = minus_left ? plus.lo[0] : minus.lo[0];
+  const std::int64_t h = minus.extent(0);
+  double* bl = buffer + (minus_left ? 0 : minus.cells());
+  double* br = buffer + (minus_left ? minus.cells() : 0);
+  const std::int64_t px = p.padded[0];
+  const std::int64_t py = p.padded[1];
+  for (std::int64_t k = minus.lo[2]; k < minus.hi[2]; ++k) {
+    for (std::int64_t j = minus.lo[1]; j < minus.hi[1]; ++j, bl += h, br += h) {
+      double* row = field + px * (j + py * k);
+      for (std::int64_t i = 0; i < h; ++i) {
+        if (kPack) {
+          bl[i] = row[left + i];
+        } else {
+          row[left + i] = bl[i];
+        }
+      }
+      for (std::int64_t i = 0; i < h; ++i) {
+        if (kPack) {
+          br[i] = row[right + i];
+        } else {
+          row[right + i] = br[i];
         }
       }
     }

@@ -25,6 +25,13 @@ Sections (--sections, default all):
             (target >= 0.5 at N >= 256)
   shapes    8 ranks oversubscribed: the halo sweep 1, 2, 4, 6, 10 (time
             against face bytes) and 3 fields aggregated against separate
+  onepass   the host copy in one pass over shared rows against the per-piece
+            copy of an earlier build (--baseline, required): ±x on 2x1x1 (and
+            ±z on 1x1x2, the contiguous faces), --faces on 2x1x1 and 2x2x1,
+            --stencil box on 2x2x1, N = 256 and 512, Time_us and --breakdown's
+            Pack_us + Unpack_us; this build's two schedules; and the plain
+            loops over both x faces, face by face and in one pass
+            (bench/pack_reference.cpp), huge pages
   methods   p2p, persistent, neighbor, rma (pscw and fence) on 2 ranks (±z,
             ±x; N = 128, 256, 512; both packs) and 8 ranks (all faces), for
             each MPI build given (--mpi NAME=BUILD_DIR, repeatable)
@@ -116,10 +123,11 @@ def slowest_copy(exe, ranks, flags, columns):
 
 
 def reference(n, grid, axis, huge, ranks, build):
-    """bench/pack_reference.cpp: memcpy, strided pack, strided unpack and field-copy microseconds."""
+    """bench/pack_reference.cpp: memcpy, strided pack and unpack (face by face, and in one pass over the rows the
+    faces share) and field-copy microseconds."""
     got, values = slowest_copy(os.path.join(build, "halobw-pack-reference"), ranks,
                                [str(n), grid, axis, "1", "50", "1" if huge else "0"],
-                               {"memcpy": 2, "pack": 3, "unpack": 4, "field": 5})
+                               {"memcpy": 2, "pack": 3, "unpack": 4, "field": 5, "row_pack": 7, "row_unpack": 8})
     return got | {"field_bytes": values[0][6]}
 
 
@@ -415,6 +423,86 @@ def section_shapes(args, emit):
     emit()
 
 
+ONEPASS_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"]), ("±z", 2, ["--axis", "z", "--grid", "1,1,2"]),
+                 ("--faces", 2, ["--faces", "--grid", "2,1,1"]), ("--faces", 4, ["--faces", "--grid", "2,2,1"]),
+                 ("--stencil box", 4, ["--stencil", "box", "--grid", "2,2,1"]))
+
+
+def section_onepass(args, emit):
+    emit("### One pass over shared rows: the host copy against the per-piece copy\n")
+    emit("`--pack kernel`, huge pages (the default), the default pipelined schedule: this build (one pass over the "
+         "rows the pieces share) against the baseline build (each piece copied on its own), interleaved. Time_us "
+         "from runs without --breakdown; Pack_us + Unpack_us from runs with it. gain = median over pairs of "
+         "per-piece / one-pass (above 1: the one pass is faster), quartiles of the per-pair ratios in brackets. "
+         "Targets: ±x at N = 512 >= 1.4, at N = 256 >= 1.0; --faces and --stencil box >= 1.0 at every size. "
+         "4 ranks on 2 cores are oversubscribed: each pair is given three times the runs there.\n")
+    new, old = os.path.join(args.build, "halo-bandwidth"), os.path.join(args.baseline, "halo-bandwidth")
+    common = ["--pack", "kernel", "--sizes", "256,512", "--iters", "30", "--warmup", "5", "--repeats", "3"]
+    emit("| case | ranks | N | per-piece Time_us | one-pass Time_us | gain | per-piece Pack+Unpack_us | "
+         "one-pass Pack+Unpack_us | gain | target |")
+    emit("|---|---|---|---|---|---|---|---|---|---|")
+    cmds, xface, schedules = [], None, []
+    for name, ranks, flags in ONEPASS_CASES:
+        f = flags + common
+        configs = {"old": (old, ranks, f), "new": (new, ranks, f), "old-bd": (old, ranks, f + ["--breakdown"]),
+                   "new-bd": (new, ranks, f + ["--breakdown"]), "bulk": (new, ranks, f + ["--schedule", "bulk"])}
+        if name == "±x":
+            for n in (256, 512):
+                configs[f"loop{n}"] = lambda n=n: {(n, 0): reference(n, "2,1,1", "x", True, 2, args.build)}
+        cmds += [shown(*c) for c in configs.values() if not callable(c)]
+        got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
+        if name == "±x":
+            xface = got
+        for n in (256, 512):
+            t = {k: [float(r[(n, 0)]["Time_us"]) for r in got[k]] for k in ("old", "new")}
+            pu = {k: [float(r[(n, 0)]["Pack_us"]) + float(r[(n, 0)]["Unpack_us"]) for r in got[k]]
+                  for k in ("old-bd", "new-bd")}
+            gain = [a / b for a, b in zip(t["old"], t["new"])]
+            target = 1.4 if name == "±x" and n == 512 else 1.0
+            mark = "" if name == "±z" else f">= {target} {'met' if med(gain) >= target else 'MISSED'}"
+            emit(f"| {name} {' '.join(flags[-2:])} | {ranks} | {n} | {med(t['old']):.1f} | {med(t['new']):.1f} | "
+                 f"{ratio_text(gain)} | {med(pu['old-bd']):.1f} | {med(pu['new-bd']):.1f} | "
+                 f"{ratio_text([a / b for a, b in zip(pu['old-bd'], pu['new-bd'])])} | {mark} |")
+            bulk = [float(r[(n, 0)]["Time_us"]) for r in got["bulk"]]
+            schedules.append(f"| {name} {' '.join(flags[-2:])} | {ranks} | {n} | {med(t['new']):.1f} | {med(bulk):.1f} "
+                             f"| {ratio_text([a / b for a, b in zip(bulk, t['new'])])} |")
+    emit()
+    emit("The schedules of this build, from the same interleaved runs: Time_us with the default `--schedule "
+         "pipelined` and with `--schedule bulk`; ratio = bulk / pipelined (above 1: pipelined is faster).\n")
+    emit("| case | ranks | N | pipelined Time_us | bulk Time_us | bulk / pipelined |")
+    emit("|---|---|---|---|---|---|")
+    for line in schedules:
+        emit(line)
+    emit()
+    onepass_loops(xface, emit)
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-pack-reference N 2,1,1 x 1 "
+         "50 1`")
+    emit()
+
+
+def onepass_loops(xface, emit):
+    """The x faces of the onepass section's ±x runs against the plain loops interleaved with them."""
+    emit("The x faces against the plain loops over the same faces (bench/pack_reference.cpp, two copies at once as "
+         "two ranks run, the slower counts, huge pages), from the ±x runs above: pack + unpack of both faces face "
+         "by face and in one pass over the rows (both faces of a row, then the next row), and --breakdown's "
+         "Pack_us + Unpack_us of each build. Target: the one-pass copy within 1.15x of the one-pass loop.\n")
+    emit("| N | face-by-face loop | one-pass loop | loop gain | per-piece copy | one-pass copy | copy gain | "
+         "one-pass copy / one-pass loop | target |")
+    emit("|---|---|---|---|---|---|---|---|---|")
+    for n in (256, 512):
+        loops = [r[(n, 0)] for r in xface[f"loop{n}"]]
+        face = [r["pack"] + r["unpack"] for r in loops]
+        row = [r["row_pack"] + r["row_unpack"] for r in loops]
+        pu = {k: [float(r[(n, 0)]["Pack_us"]) + float(r[(n, 0)]["Unpack_us"]) for r in xface[k]]
+              for k in ("old-bd", "new-bd")}
+        vs = [a / b for a, b in zip(pu["new-bd"], row)]
+        emit(f"| {n} | {med(face):.1f} | {med(row):.1f} | {ratio_text([a / b for a, b in zip(face, row)])} | "
+             f"{med(pu['old-bd']):.1f} | {med(pu['new-bd']):.1f} | "
+             f"{ratio_text([a / b for a, b in zip(pu['old-bd'], pu['new-bd'])])} | {ratio_text(vs)} | "
+             f"<= 1.15 {'met' if med(vs) <= 1.15 else 'MISSED'} |")
+    emit()
+
+
 METHODS = (("p2p", []), ("persistent", []), ("neighbor", []), ("rma pscw", ["--method", "rma"]),
            ("rma fence", ["--method", "rma", "--rma-sync", "fence"]))
 
@@ -521,19 +609,24 @@ def section_network(args, emit):
 
 
 SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
-            "hugepages": section_hugepages, "overlap": section_overlap, "shapes": section_shapes,
+            "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
+            "shapes": section_shapes,
             "methods": section_methods, "network": section_network}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
-    ap.add_argument("--baseline", help="a build of an earlier commit to compare against (watchdog section)")
+    ap.add_argument("--baseline", help="a build of an earlier commit to compare against (watchdog section; "
+                    "required by onepass)")
     ap.add_argument("--sections", default=",".join(SECTIONS))
     ap.add_argument("--pairs", type=int, default=5, help="interleaved repetitions of each comparison")
     ap.add_argument("--mpi", action="append", help="NAME=BUILD_DIR of an MPI build (openmpi, mpich), repeatable")
     ap.add_argument("--markdown", help="also write the figures as Markdown here")
     args = ap.parse_args()
+    if "onepass" in args.sections.split(",") and not args.baseline:
+        ap.error("the onepass section compares against an earlier build: give --baseline OLD_BUILD, or leave the "
+                 "section out (--sections)")
     emit = Report()
     mpi = subprocess.run(["mpiexec", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     emit(f"Machine: {platform.node()}, {os.cpu_count()} cores, {platform.machine()}; {mpi}")

@@ -1,14 +1,18 @@
-// The device kernels, run on the host: the fused copy (the mapping every GPU
-// runs) through a host RangePolicy over every list of the copy plan, against
-// the host's row copies of the same lists, cell for cell, on x, y and z
-// faces, edges and corners, halo 1 to 3, even and uneven splits, one and two
-// fields, self pieces copied and sent. And the 32-bit cell index against the
-// 64-bit one it replaced.
+// The two mappings of the copy plan, cell by cell, on the host: the one
+// pass over the rows that the host runs (CopyList::run, RowPass) against the
+// per-piece copy (FusedCopy, each box's cells on their own: the mapping every
+// GPU runs, through a host RangePolicy), on every list of the plan (all at
+// once, per stage, the self copies), on x, y and z faces, edges and corners,
+// halo 1 to 3, even and uneven splits, one and three fields in one or
+// separate messages, self pieces copied and sent. And the 32-bit cell index
+// against the 64-bit one it replaced.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "halobw/exchange/copy_plan.hpp"
@@ -37,15 +41,20 @@ struct Memory {
   std::vector<std::vector<double>> fields;
   std::vector<double> send;
   std::vector<double> recv;
-  Memory(const RankPlan& plan, const MessageTable& table, double seed) {
-    for (int f = 0; f < plan.fields; ++f) {
-      fields.emplace_back(plan.field_values());
-      for (std::size_t i = 0; i < fields.back().size(); ++i)
-        fields.back()[i] = seed + f * 1e7 + static_cast<double>(i);
+  Memory(const RankPlan& plan, const MessageTable& table, double seed)
+      : fields(static_cast<std::size_t>(plan.fields), std::vector<double>(plan.field_values())),
+        send(table.buffer_values),
+        recv(table.buffer_values) {
+    fill(seed);
+  }
+  // New values in place (the plans hold the addresses).
+  void fill(double seed) {
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      for (std::size_t i = 0; i < fields[f].size(); ++i)
+        fields[f][i] = seed + static_cast<double>(f) * 1e7 + static_cast<double>(i);
     }
-    send.assign(table.buffer_values, -1.0);
-    recv.resize(table.buffer_values);
-    for (std::size_t i = 0; i < recv.size(); ++i) recv[i] = -2.0 - static_cast<double>(i);
+    std::fill(send.begin(), send.end(), -1.0);
+    for (std::size_t i = 0; i < recv.size(); ++i) recv[i] = -seed - static_cast<double>(i);
   }
   CopyTargets targets() {
     CopyTargets t;
@@ -54,8 +63,76 @@ struct Memory {
     t.recv = recv.data();
     return t;
   }
-  bool operator==(const Memory& o) const { return fields == o.fields && send == o.send && recv == o.recv; }
 };
+
+// Where two memories first differ ("" if nowhere): the array and the index.
+std::string first_difference(const Memory& a, const Memory& b) {
+  auto where = [](const std::vector<double>& x, const std::vector<double>& y, const std::string& name) {
+    const auto d = std::mismatch(x.begin(), x.end(), y.begin());
+    return d.first == x.end() ? std::string()
+                              : name + " value " + std::to_string(d.first - x.begin()) + ": " +
+                                    std::to_string(*d.first) + " against " + std::to_string(*d.second);
+  };
+  for (std::size_t f = 0; f < a.fields.size(); ++f) {
+    const std::string d = where(a.fields[f], b.fields[f], "field " + std::to_string(f));
+    if (!d.empty()) return d;
+  }
+  const std::string d = where(a.send, b.send, "send buffer");
+  return d.empty() ? where(a.recv, b.recv, "receive buffer") : d;
+}
+
+// Every message in exactly one stage, and the stage index of each unpacked one.
+template <class Stages>
+bool stages_partition(const Stages& stages, std::size_t messages) {
+  std::vector<int> seen;
+  for (const auto& s : stages) seen.insert(seen.end(), s.messages.begin(), s.messages.end());
+  std::sort(seen.begin(), seen.end());
+  for (std::size_t m = 0; m < seen.size(); ++m) {
+    if (seen[m] != static_cast<int>(m)) return false;
+  }
+  return seen.size() == messages;
+}
+
+// One rank's plan: every list run by both mappings, in the order an exchange
+// runs them; after each, the two memories agree value for value.
+void compare_mappings(const RankPlan& plan, const MessageTable& table, const std::string& where) {
+  Memory one(plan, table, 1.0);
+  Memory piece(plan, table, 1.0);
+  const Plan a = make_copy_plan<Exec, Kokkos::HostSpace>(plan, table, one.targets(), true);
+  const Plan b = make_copy_plan<Exec, Kokkos::HostSpace>(plan, table, piece.targets(), true);
+  ASSERT_TRUE(stages_partition(a.pack, table.messages.size())) << where;
+  ASSERT_TRUE(stages_partition(a.unpack, table.messages.size())) << where;
+  a.pack_all.run(Exec(), "one pass");
+  run_fused(b.pack_all);
+  Kokkos::fence();
+  ASSERT_EQ(first_difference(one, piece), "") << "pack_all " << where;
+  for (double v : one.send) ASSERT_NE(v, -1.0) << "a buffer value no piece packs: " << where;
+  one.fill(2.0);
+  piece.fill(2.0);
+  for (std::size_t s = 0; s < a.pack.size(); ++s) {
+    a.pack[s].copy.run(Exec(), "one pass");
+    run_fused(b.pack[s].copy);
+    Kokkos::fence();
+    ASSERT_EQ(first_difference(one, piece), "") << "pack stage " << s << " " << where;
+  }
+  for (double v : one.send) ASSERT_NE(v, -1.0) << "a buffer value no stage packs: " << where;
+  a.unpack_all.run(Exec(), "one pass");
+  run_fused(b.unpack_all);
+  Kokkos::fence();
+  ASSERT_EQ(first_difference(one, piece), "") << "unpack_all " << where;
+  one.fill(5.0);  // the ghosts unwritten again, other values in the buffers
+  piece.fill(5.0);
+  for (std::size_t s = 0; s < a.unpack.size(); ++s) {
+    a.unpack[s].copy.run(Exec(), "one pass");
+    run_fused(b.unpack[s].copy);
+    Kokkos::fence();
+    ASSERT_EQ(first_difference(one, piece), "") << "unpack stage " << s << " " << where;
+  }
+  a.self.run(Exec(), "one pass");
+  run_fused(b.self);
+  Kokkos::fence();
+  ASSERT_EQ(first_difference(one, piece), "") << "self " << where;
+}
 
 std::uint64_t reference_mismatches(std::uint32_t ex, std::uint32_t ey, std::uint32_t cells) {
   std::uint64_t wrong = 0;
@@ -90,54 +167,38 @@ TEST(Kernels, CellIndexIn32BitsAgreesWith64) {
   }
 }
 
-TEST(Kernels, FusedCopyMatchesRowCopyOnEveryList) {
+namespace {
+
+// Every rank of every grid and size: both stencils, halo 1 to 3, one and
+// three fields in one or separate messages, self pieces copied and sent.
+int compare_all(const std::vector<Dims3>& grids, const std::vector<std::int64_t>& sizes) {
   int cases = 0;
-  const std::vector<Dims3> grids{{1, 1, 1}, {2, 1, 1}, {1, 2, 1}, {1, 1, 2}, {2, 2, 2}, {3, 1, 2}};
   for (const Dims3& dims : grids) {
     const ProcGrid grid(dims);
-    for (const std::int64_t n : {11, 12, 13}) {
+    for (const std::int64_t n : sizes) {
       for (int h = 1; h <= 3; ++h) {
         bool fits = true;
         for (int a = 0; a < 3; ++a) fits = fits && n / dims[a] >= h;
         if (!fits) continue;
         for (const bool box : {false, true}) {
-          for (const int fields : {1, 2}) {
+          for (const auto& pair : {std::pair<int, Messages>{1, Messages::aggregated},
+                                   {3, Messages::aggregated},
+                                   {3, Messages::separate}}) {
             for (const SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
               Shape shape;
               shape.global = {n, n, n};
               shape.halo = h;
               shape.dirs = box ? box_directions() : star_directions({true, true, true});
-              shape.fields = fields;
+              shape.fields = pair.first;
               for (int rank = 0; rank < grid.size(); ++rank) {
                 const RankPlan plan = make_rank_plan(grid, shape, rank);
-                const MessageTable table = make_message_table(plan, self);
-                Memory rows(plan, table, 1.0);
-                Memory fused(plan, table, 1.0);
-                const Plan a = make_copy_plan<Exec, Kokkos::HostSpace>(plan, table, rows.targets(), true);
-                const Plan b = make_copy_plan<Exec, Kokkos::HostSpace>(plan, table, fused.targets(), true);
-                const std::string where = "grid " + grid.str() + " N " + std::to_string(n) + " h " +
-                                          std::to_string(h) + (box ? " box" : " star") + " fields " +
-                                          std::to_string(fields) + " self " + to_string(self) + " rank " +
-                                          std::to_string(rank);
-                // Every list, in the order an exchange runs them; after each, both memories agree.
-                a.pack_all.run(Exec(), "rows");
-                run_fused(b.pack_all);
-                ASSERT_TRUE(rows == fused) << "pack_all " << where;
-                for (std::size_t m = 0; m < a.pack.size(); ++m) {
-                  a.pack[m].run(Exec(), "rows");
-                  run_fused(b.pack[m]);
-                  a.unpack[m].run(Exec(), "rows");
-                  run_fused(b.unpack[m]);
-                }
-                ASSERT_TRUE(rows == fused) << "per message " << where;
-                a.unpack_all.run(Exec(), "rows");
-                run_fused(b.unpack_all);
-                a.self.run(Exec(), "rows");
-                run_fused(b.self);
-                Kokkos::fence();
-                ASSERT_TRUE(rows == fused) << "unpack_all and self " << where;
-                // The lists cover exactly the pieces: the packed buffer is all written.
-                for (double v : rows.send) ASSERT_NE(v, -1.0) << where;
+                const MessageTable table = make_message_table(plan, self, pair.second);
+                compare_mappings(plan, table,
+                                 "grid " + grid.str() + " N " + std::to_string(n) + " h " +
+                                     std::to_string(h) + (box ? " box" : " star") + " fields " +
+                                     std::to_string(pair.first) + " " + to_string(pair.second) + " self " +
+                                     to_string(self) + " rank " + std::to_string(rank));
+                if (::testing::Test::HasFatalFailure()) return cases;
                 ++cases;
               }
             }
@@ -146,5 +207,19 @@ TEST(Kernels, FusedCopyMatchesRowCopyOnEveryList) {
       }
     }
   }
-  EXPECT_GT(cases, 500);
+  return cases;
+}
+
+}  // namespace
+
+TEST(Kernels, OnePassMatchesPerPieceCellByCell) {
+  EXPECT_GT(compare_all({{1, 1, 1}, {2, 1, 1}, {1, 2, 1}, {1, 1, 2}, {2, 2, 1}, {2, 2, 2}, {3, 1, 2}},
+                        {11, 12, 13}),
+            1000);
+}
+
+// Bands of more rows than one work item takes (RowPass::kRowsPerRun), split into runs.
+TEST(Kernels, OnePassSplitsLongBands) {
+  static_assert(RowPass::kRowsPerRun < 65);
+  EXPECT_GT(compare_all({{2, 1, 1}}, {65}), 50);  // uneven: 33 and 32 cells along x
 }

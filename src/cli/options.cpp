@@ -347,9 +347,11 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
   g.rma_sync = add_choice(*s, "--rma-sync", o.rma_sync,
                           "--method rma: general active target, post/start/complete/wait among neighbours "
                           "(pscw, default), or MPI_Win_fence over all ranks (fence)");
-  g.schedule = add_choice(*s, "--schedule", o.schedule,
-                          "packed faces: pipelined (send each as packed, unpack each as it lands; default) "
-                          "or bulk (pack all, send all, wait all, unpack all)");
+  g.schedule =
+      add_choice(*s, "--schedule", o.schedule,
+                 "packed faces: pipelined (send each as soon as it is packed, unpack each as soon as "
+                 "it has landed; on the host, faces that share rows go together; default) or bulk "
+                 "(pack all, send all, wait all, unpack all)");
   g.backend = add_choice(*s, "--backend", o.backend,
                          "where the field lives (default host); this build: " + backend_list(backends));
   auto* cuda = s->add_flag("--cuda", g.cuda, "same as --backend cuda");

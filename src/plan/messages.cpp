@@ -1,6 +1,24 @@
 #include "halobw/plan/messages.hpp"
 
+#include <numeric>
+
 namespace halobw {
+
+namespace {
+
+bool share_rows(const RankPlan& plan, const Message& a, const Message& b, BoxSide side) {
+  if (a.first_field >= b.first_field + b.fields || b.first_field >= a.first_field + a.fields) return false;
+  const Piece& pa = plan.pieces[static_cast<std::size_t>(a.piece)];
+  const Piece& pb = plan.pieces[static_cast<std::size_t>(b.piece)];
+  const Box& ba = side == BoxSide::send ? pa.send_box : pa.recv_box;
+  const Box& bb = side == BoxSide::send ? pb.send_box : pb.recv_box;
+  for (int axis = 1; axis < 3; ++axis) {
+    if (ba.lo[axis] >= bb.hi[axis] || bb.lo[axis] >= ba.hi[axis]) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mode) {
   MessageTable t;
@@ -27,6 +45,32 @@ MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mo
   }
   t.buffer_values = offset;
   return t;
+}
+
+std::vector<std::vector<int>> row_groups(const RankPlan& plan, const MessageTable& table, BoxSide side) {
+  const std::size_t n = table.messages.size();
+  std::vector<std::size_t> root(n);  // union-find over the messages
+  std::iota(root.begin(), root.end(), std::size_t{0});
+  auto find = [&root](std::size_t m) {
+    while (root[m] != m) m = root[m] = root[root[m]];
+    return m;
+  };
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < a; ++b) {
+      if (share_rows(plan, table.messages[a], table.messages[b], side)) root[find(a)] = find(b);
+    }
+  }
+  std::vector<std::vector<int>> groups;
+  std::vector<int> group_of(n, -1);  // by root
+  for (std::size_t m = 0; m < n; ++m) {
+    const std::size_t r = find(m);
+    if (group_of[r] < 0) {
+      group_of[r] = static_cast<int>(groups.size());
+      groups.emplace_back();
+    }
+    groups[static_cast<std::size_t>(group_of[r])].push_back(static_cast<int>(m));
+  }
+  return groups;
 }
 
 BufferSizes buffer_sizes(const MessageTable& table, Transport transport, bool breakdown) {

@@ -41,7 +41,8 @@ enum class RankPlacement { linear, nodes, cart };
 // When packed faces are sent and unpacked (packing transports only).
 enum class Schedule {
   bulk,       // pack every face, send all, wait for all, unpack every face
-  pipelined,  // send each face as soon as it is packed, unpack each as it lands
+  pipelined,  // send each face as soon as it is packed, unpack each once it has landed (on the
+              // host, faces whose boxes share rows are packed and unpacked together)
 };
 
 // How faces travel, chosen once per run from --pack, the backend and GPU-awareness.

@@ -5,11 +5,14 @@
 // instance is passed to each call.
 //
 // One exchange is start() then finish():
-//   start:  post every receive; pack, stage and send (each message as soon as
-//           it is ready on the pipelined schedule, all at once on the bulk
-//           one); copy the self pieces;
-//   finish: wait; stage back and unpack (each message as it lands where the
-//           method can tell, else all after the wait); fence.
+//   start:  post every receive; pack, stage and send (each pack stage's
+//           messages as soon as its copy has run on the pipelined schedule,
+//           all at once on the bulk one); copy the self pieces;
+//   finish: wait; stage back and unpack (each unpack stage as soon as all of
+//           its messages have landed where the method can tell, else all
+//           after the wait); fence.
+// A stage (copy_plan.hpp) is one message on a device, and on the host the
+// messages whose boxes share rows, which one pass over those rows serves.
 // Between the two, the caller may run work of its own (--overlap).
 //
 // Both take a phase clock (clock.hpp): NoPhases on the plain timed path,
@@ -77,6 +80,7 @@ class Exchanger {
     to.send = send_.view.data();
     to.recv = recv_.view.data();
     copies_ = make_copy_plan<ExecSpace, MemSpace>(plan_, table_, to, kPacks);
+    waiting_.resize(copies_.unpack.size());
     if constexpr (!kPacks) make_datatypes();
     method_ = setup_.method(context(kPacks));
     if (sizes.packed > 0 && setup_.breakdown) xfer_ = setup_.method(context(true));
@@ -105,17 +109,19 @@ class Exchanger {
         }
         method_->send_all();
       } else {
-        for (std::size_t m = 0; m < table_.messages.size(); ++m) {
-          copies_.pack[m].run(exec, "halobw::pack");
+        for (const CopyStage<ExecSpace, MemSpace>& stage : copies_.pack) {
+          stage.copy.run(exec, "halobw::pack");
           exec.fence();
           clock.mark(Phase::pack, exec);
           if constexpr (kStages) {
-            Kokkos::deep_copy(exec, slice(send_host_.view, table_.messages[m]),
-                              slice(send_.view, table_.messages[m]));
+            for (const int m : stage.messages) {
+              const Message& msg = table_.messages[static_cast<std::size_t>(m)];
+              Kokkos::deep_copy(exec, slice(send_host_.view, msg), slice(send_.view, msg));
+            }
             exec.fence();
             clock.mark(Phase::stage, exec);
           }
-          method_->send(m);
+          for (const int m : stage.messages) method_->send(static_cast<std::size_t>(m));
           clock.mark(Phase::mpi, exec);
         }
       }
@@ -131,6 +137,8 @@ class Exchanger {
   void finish(const ExecSpace& exec, Clock&& clock = Clock()) {
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
+        for (std::size_t s = 0; s < copies_.unpack.size(); ++s)
+          waiting_[s] = static_cast<int>(copies_.unpack[s].messages.size());
         for (int m = method_->wait_any(); m >= 0; m = method_->wait_any()) {
           clock.mark(Phase::mpi, exec);
           const Message& msg = table_.messages[static_cast<std::size_t>(m)];
@@ -138,8 +146,11 @@ class Exchanger {
             Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg));
             clock.mark(Phase::stage, exec);
           }
-          copies_.unpack[static_cast<std::size_t>(m)].run(exec, "halobw::unpack");
-          clock.mark(Phase::unpack, exec);
+          const auto s = static_cast<std::size_t>(copies_.unpack_stage[static_cast<std::size_t>(m)]);
+          if (--waiting_[s] == 0) {
+            copies_.unpack[s].copy.run(exec, "halobw::unpack");
+            clock.mark(Phase::unpack, exec);
+          }
         }
         method_->wait_all();  // the sends
         clock.mark(Phase::mpi, exec);
@@ -306,6 +317,7 @@ class Exchanger {
   std::vector<Datatype> owned_types_;
   std::vector<Typed> types_;
   CopyPlan<ExecSpace, MemSpace> copies_;
+  std::vector<int> waiting_;  // per unpack stage: its messages yet to land (pipelined)
   std::unique_ptr<Method> method_;
   std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() on the datatype transport
 };

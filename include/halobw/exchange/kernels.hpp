@@ -1,12 +1,12 @@
-// The data-moving kernels: lists of strided-box copies serve pack (field ->
-// buffer), unpack (buffer -> field) and the self copy (field -> field), plus
-// the fill that --check uses. Templated on the Kokkos execution space.
+// The data-moving kernels: strided-box copies serve pack (field -> buffer),
+// unpack (buffer -> field) and the self copy (field -> field), as one fused
+// launch on a device (the host's mapping is row_pass.hpp; copy_plan.hpp's
+// CopyList picks one), plus the fill that --check uses. Templated on the
+// Kokkos execution space.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <cstring>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,9 +16,6 @@ namespace halobw {
 
 template <class ExecSpace>
 constexpr bool runs_on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-
-// Selects RowCopy's plane-walking operator.
-struct PlaneTag {};
 
 // A box of `extent` cells in memory: x has stride 1, y stride sy, z stride sz.
 // A face in the padded field has sy = Px, sz = Px*Py; in a packed buffer,
@@ -64,10 +61,8 @@ KOKKOS_INLINE_FUNCTION Cell3 cell_of(std::uint32_t c, std::uint32_t ex, std::uin
 //   and the buffer wherever the box allows: a whole x-run for z and y faces,
 //   and the h layers of an x face, which are the only contiguous cells that
 //   face has.
-// - Host (RowCopy): per job, one work item per x-run (a row of ex cells)
-//   copied with memcpy, or, for the short rows of an x face, one work item
-//   per plane walking its rows with no division at all. Host-only code, so it
-//   carries no KOKKOS_FUNCTION mark.
+// - Host (RowPass, row_pass.hpp): one pass over the rows the jobs share,
+//   each row's cells of every job copied before the next row.
 // The job that launch index t falls in: the last whose first cell is at or
 // before t (a list's jobs are in the order of their first cells).
 template <class Jobs>
@@ -127,84 +122,6 @@ struct FusedCopy {
     job.dst.ptr[c.i + c.j * job.dst.sy + c.k * job.dst.sz] =
         job.src.ptr[c.i + c.j * job.src.sy + c.k * job.src.sz];
   }
-};
-
-struct RowCopy {
-  StridedBox dst;
-  StridedBox src;
-  std::int64_t ex;
-  std::int64_t ey;
-
-  // Long rows (z and y faces): one item per row, copied by memcpy.
-  void operator()(const std::int64_t t) const {
-    const std::int64_t j = t % ey;
-    const std::int64_t k = t / ey;
-    std::memcpy(dst.ptr + j * dst.sy + k * dst.sz, src.ptr + j * src.sy + k * src.sz,
-                static_cast<std::size_t>(ex) * sizeof(double));
-  }
-  // Short rows (x faces, ex = h): one item per plane k, walking its rows.
-  void operator()(const PlaneTag, const std::int64_t k) const {
-    double* __restrict__ d = dst.ptr + k * dst.sz;
-    const double* __restrict__ s = src.ptr + k * src.sz;
-    for (std::int64_t j = 0; j < ey; ++j) {
-      for (std::int64_t i = 0; i < ex; ++i) d[j * dst.sy + i] = s[j * src.sy + i];
-    }
-  }
-  static constexpr std::int64_t kShortRow = 8;  // below this a memcpy call costs more than it copies
-};
-
-// A list of copies fixed at set-up, run as one unit: on a device one fused
-// launch, on the host one row-wise loop per job.
-template <class ExecSpace, class MemSpace>
-class CopyList {
- public:
-  // A copy of the box of `extent` cells; throws if one box is too large for 32-bit indices.
-  void add(const StridedBox& dst, const StridedBox& src, const Index3& extent) {
-    if (extent[0] <= 0 || extent[1] <= 0 || extent[2] <= 0) return;
-    const std::int64_t cells = extent[0] * extent[1] * extent[2];
-    if (cells >= (std::int64_t{1} << 32))
-      throw std::length_error("a box of more than 2^32 cells in one copy");
-    CopyJob j;
-    j.dst = dst;
-    j.src = src;
-    j.ex = static_cast<std::uint32_t>(extent[0]);
-    j.ey = static_cast<std::uint32_t>(extent[1]);
-    j.ez = static_cast<std::uint32_t>(extent[2]);
-    j.cells = static_cast<std::uint32_t>(cells);
-    list_.add(j, cells);
-  }
-
-  // Copies the job table to where the execution space reads it.
-  void commit() { list_.commit("halobw::copy_jobs"); }
-
-  void run(const ExecSpace& exec, const char* label) const {
-    if (list_.count() == 0) return;
-    if constexpr (runs_on_host<ExecSpace>) {
-      for (const CopyJob& j : list_.jobs()) {
-        const RowCopy rows{j.dst, j.src, j.ex, j.ey};
-        if (j.ex < RowCopy::kShortRow) {
-          Kokkos::parallel_for(
-              label, Kokkos::RangePolicy<ExecSpace, PlaneTag, Kokkos::IndexType<std::int64_t>>(exec, 0, j.ez),
-              rows);
-        } else {
-          Kokkos::parallel_for(label,
-                               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                                   exec, 0, std::int64_t{j.ey} * std::int64_t{j.ez}),
-                               rows);
-        }
-      }
-    } else {
-      Kokkos::parallel_for(
-          label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, list_.cells()),
-          FusedCopy<typename JobList<CopyJob, ExecSpace, MemSpace>::Jobs>{list_.device(), list_.count()});
-    }
-  }
-
-  [[nodiscard]] const std::vector<CopyJob>& jobs() const { return list_.jobs(); }
-  [[nodiscard]] std::int64_t cells() const { return list_.cells(); }
-
- private:
-  JobList<CopyJob, ExecSpace, MemSpace> list_;
 };
 
 // The value --check expects in field f of K at global cell (gx, gy, gz) of a
