@@ -645,9 +645,63 @@ def dry_refusals(r, work):
             print(f"ok   --dry-run --ranks 4 {' '.join(flags)}: exit 2, {lines[0]}")
 
 
+def regions(r):
+    """The exchange's phases as named regions for the Kokkos tools: a tool that counts them
+    (tests/region_logger.cpp, through KOKKOS_TOOLS_LIBS) sees halobw::start and halobw::finish as often
+    as each other, at least once per timed exchange, and pack, mpi, stage and unpack only inside them."""
+    import tempfile
+    lib = os.environ.get("HALOBW_REGION_LOGGER", "")
+    if not os.path.exists(lib):
+        r.fail("regions", f"HALOBW_REGION_LOGGER names no file: '{lib}'")
+        return
+    work = tempfile.mkdtemp(prefix="halobw-regions-")
+    iters = 6
+    cases = ((["--pack", "kernel"], {"halobw::pack", "halobw::mpi", "halobw::unpack"}),
+             (["--pack", "kernel", "--schedule", "bulk", "--breakdown"], {"halobw::pack", "halobw::mpi", "halobw::unpack"}),
+             (["--pack", "datatype"], {"halobw::mpi", "halobw::unpack"}))  # unpack: the self copies
+    for extra, phases in cases:
+        flags = ["--axis", "x", "--grid", "2,1,1", "--sizes", "16", "--iters", str(iters), "--warmup", "1"] + extra
+        log = os.path.join(work, "regions-%r.txt")
+        env = {"KOKKOS_TOOLS_LIBS": lib, "KOKKOS_PROFILE_LIBRARY": lib, "HALOBW_REGION_LOG": log}
+        what = f"regions {' '.join(extra)}"
+        if not r.table(2, flags, env, rows=1):
+            continue
+        r.cases += 1
+        for rank in (0, 1):
+            problem = region_problem(log.replace("%r", str(rank)), phases, iters)
+            if problem:
+                r.fail(f"{what}, rank {rank}", problem)
+                break
+        else:
+            print(f"ok   {what}: start and finish balanced, {', '.join(sorted(phases))} inside them, on both ranks")
+
+
+def region_problem(path, phases, iters):
+    """What is wrong with one rank's region counts (region_logger.cpp's file), or None."""
+    try:
+        lines = [l.split() for l in open(path).read().splitlines()]
+    except OSError as e:
+        return f"no region log: {e}"
+    counts = {l[0]: [int(v) for v in l[1:]] for l in lines if len(l) == 4}
+    left = [int(l[1]) for l in lines if len(l) == 2 and l[0] == "open"]
+    starts = counts.get("halobw::start", [0])[0]
+    if left != [0]:
+        return f"regions left open at finalize: {left}"
+    if starts < iters or counts.get("halobw::finish", [0])[0] != starts:
+        return f"halobw::start {starts} times and halobw::finish {counts.get('halobw::finish')}: want equal, >= {iters}"
+    for name in phases:
+        entered, inside, _ = counts.get(name, [0, 0, 0])
+        if entered < starts or inside != entered:
+            return f"{name} entered {entered} times, {inside} inside an exchange; want >= {starts}, all inside"
+    extra = set(counts) - phases - {"halobw::start", "halobw::finish", "halobw::stage"}
+    if any(n.startswith("halobw::") for n in extra):
+        return f"regions not expected on this transport: {sorted(extra)}"
+    return None
+
+
 def main():
     return run_cases.run_suite(["overlap", "shapes", "methods", "hugepages", "options", "slowest", "slowest_at_scale",
-                                "iters", "walls", "walls_kernel", "plans"], globals())
+                                "iters", "walls", "walls_kernel", "plans", "regions"], globals())
 
 
 if __name__ == "__main__":

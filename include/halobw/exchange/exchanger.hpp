@@ -96,75 +96,74 @@ class Exchanger {
 
   template <class Clock = NoPhases>
   void start(const ExecSpace& exec, Clock&& clock = Clock()) {
-    method_->post_receives();
+    const ProfileRegion region("halobw::start");
+    in_region("halobw::mpi", [&] { method_->post_receives(); });
     clock.mark(Phase::mpi, exec);
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::bulk) {
-        copies_.pack_all.run(exec, "halobw::pack");
-        exec.fence();
-        clock.mark(Phase::pack, exec);
+        pack(copies_.pack_all, exec, clock);
         if constexpr (kStages) {
-          stage_out(exec);
+          in_region("halobw::stage", [&] { stage_out(exec); });
           clock.mark(Phase::stage, exec);
         }
-        method_->send_all();
+        in_region("halobw::mpi", [&] { method_->send_all(); });
       } else {
         for (const CopyStage<ExecSpace, MemSpace>& stage : copies_.pack) {
-          stage.copy.run(exec, "halobw::pack");
-          exec.fence();
-          clock.mark(Phase::pack, exec);
+          pack(stage.copy, exec, clock);
           if constexpr (kStages) {
-            for (const int m : stage.messages) {
-              const Message& msg = table_.messages[static_cast<std::size_t>(m)];
-              Kokkos::deep_copy(exec, slice(send_host_.view, msg), slice(send_.view, msg));
-            }
-            exec.fence();
+            in_region("halobw::stage", [&] {
+              for (const int m : stage.messages) {
+                const Message& msg = table_.messages[static_cast<std::size_t>(m)];
+                Kokkos::deep_copy(exec, slice(send_host_.view, msg), slice(send_.view, msg));
+              }
+              exec.fence();
+            });
             clock.mark(Phase::stage, exec);
           }
-          for (const int m : stage.messages) method_->send(static_cast<std::size_t>(m));
+          in_region("halobw::mpi", [&] {
+            for (const int m : stage.messages) method_->send(static_cast<std::size_t>(m));
+          });
           clock.mark(Phase::mpi, exec);
         }
       }
     } else {
-      method_->send_all();
+      in_region("halobw::mpi", [&] { method_->send_all(); });
     }
     clock.mark(Phase::mpi, exec);
-    copies_.self.run(exec, "halobw::self_copy");
-    clock.mark(Phase::unpack, exec);
+    unpack(copies_.self, "halobw::self_copy", exec, clock);  // booked to Unpack, as --breakdown says
   }
 
   template <class Clock = NoPhases>
   void finish(const ExecSpace& exec, Clock&& clock = Clock()) {
+    const ProfileRegion region("halobw::finish");
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
         for (std::size_t s = 0; s < copies_.unpack.size(); ++s)
           waiting_[s] = static_cast<int>(copies_.unpack[s].messages.size());
-        for (int m = method_->wait_any(); m >= 0; m = method_->wait_any()) {
+        for (int m = wait_any(); m >= 0; m = wait_any()) {
           clock.mark(Phase::mpi, exec);
           const Message& msg = table_.messages[static_cast<std::size_t>(m)];
           if constexpr (kStages) {
-            Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg));
+            in_region("halobw::stage",
+                      [&] { Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg)); });
             clock.mark(Phase::stage, exec);
           }
           const auto s = static_cast<std::size_t>(copies_.unpack_stage[static_cast<std::size_t>(m)]);
-          if (--waiting_[s] == 0) {
-            copies_.unpack[s].copy.run(exec, "halobw::unpack");
-            clock.mark(Phase::unpack, exec);
-          }
+          if (--waiting_[s] == 0) unpack(copies_.unpack[s].copy, "halobw::unpack", exec, clock);
         }
-        method_->wait_all();  // the sends
+        in_region("halobw::mpi", [&] { method_->wait_all(); });  // the sends
         clock.mark(Phase::mpi, exec);
       } else {
-        method_->wait_all();
+        in_region("halobw::mpi", [&] { method_->wait_all(); });
         clock.mark(Phase::mpi, exec);
         if constexpr (kStages) {
-          stage_in(exec);
+          in_region("halobw::stage", [&] { stage_in(exec); });
           clock.mark(Phase::stage, exec);
         }
-        copies_.unpack_all.run(exec, "halobw::unpack");
+        in_region("halobw::unpack", [&] { copies_.unpack_all.run(exec, "halobw::unpack"); });
       }
     } else {
-      method_->wait_all();
+      in_region("halobw::mpi", [&] { method_->wait_all(); });
       clock.mark(Phase::mpi, exec);
     }
     exec.fence();
@@ -281,6 +280,33 @@ class Exchanger {
               "MPI_Type_create_struct");
     owned_types_.push_back(commit(t));
     return {MPI_BOTTOM, 1, owned_types_.back().get()};
+  }
+
+  // Runs f inside a named region for the Kokkos tools (phases.hpp), the names
+  // those of --breakdown's phases.
+  template <class F>
+  static decltype(auto) in_region(const char* name, F&& f) {
+    const ProfileRegion region(name);
+    return std::forward<F>(f)();
+  }
+  int wait_any() {
+    return in_region("halobw::mpi", [&] { return method_->wait_any(); });
+  }
+  // A pack copy, fenced so that MPI sends what it wrote, and booked to Pack.
+  template <class Clock>
+  void pack(const CopyList<ExecSpace, MemSpace>& copy, const ExecSpace& exec, Clock& clock) {
+    in_region("halobw::pack", [&] {
+      copy.run(exec, "halobw::pack");
+      exec.fence();
+    });
+    clock.mark(Phase::pack, exec);
+  }
+  // An unpack (or self) copy, booked to Unpack.
+  template <class Clock>
+  void unpack(const CopyList<ExecSpace, MemSpace>& copy, const char* label, const ExecSpace& exec,
+              Clock& clock) {
+    in_region("halobw::unpack", [&] { copy.run(exec, label); });
+    clock.mark(Phase::unpack, exec);
   }
 
   void stage_out(const ExecSpace& exec) {

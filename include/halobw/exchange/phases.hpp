@@ -9,6 +9,10 @@
 
 #include <Kokkos_Core.hpp>
 #include <array>
+#include <string>
+#if __has_include(<Kokkos_Profiling_ScopedRegion.hpp>)
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+#endif
 
 namespace halobw {
 
@@ -48,15 +52,21 @@ class PhaseClock {
 
 // A named region for the Kokkos tools (the kernel logger, the space-time
 // stack, the Nsight and rocprof connectors), so that they show the phases of
-// an exchange by the names --breakdown uses. Without a tool loaded it is a
-// test of one flag on entry and on exit; the labels fit std::string's short
-// buffer, so nothing is allocated.
+// an exchange by the names --breakdown uses: halobw::start and
+// halobw::finish, and within them halobw::pack, halobw::mpi, halobw::stage
+// and halobw::unpack. Without a tool loaded it is a test of one pointer on
+// entry and on exit; the names fit std::string's short buffer, so nothing is
+// allocated. Kokkos 4 has the type; Kokkos 3.4 (Debian's) has only the calls.
+#if __has_include(<Kokkos_Profiling_ScopedRegion.hpp>)
+using ProfileRegion = Kokkos::Profiling::ScopedRegion;
+#else
 class ProfileRegion {
  public:
-  explicit ProfileRegion(const char* name) { Kokkos::Profiling::pushRegion(name); }
+  explicit ProfileRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
   ~ProfileRegion() { Kokkos::Profiling::popRegion(); }
   ProfileRegion(const ProfileRegion&) = delete;
   ProfileRegion& operator=(const ProfileRegion&) = delete;
 };
+#endif
 
 }  // namespace halobw
