@@ -37,16 +37,25 @@ Sections (--sections, default all):
             each MPI build given (--mpi NAME=BUILD_DIR, repeatable)
   network   the same exchange over shared memory and forced through TCP on
             loopback, per MPI
+  placement --placement linear against --placement nodes on simulated nodes
+            (tests/launch_cases.py: each node's daemon in a UTS namespace of
+            its own, so shared memory within a node and TCP between): 8 ranks
+            as 2 nodes of 4 on 4x2x1 and 4 ranks as 2 nodes of 2 on 2x2x1,
+            --faces, extents where nodes sends 4x, 2x, 1x and 0.5x the
+            off-node bytes of linear; the time ratio beside the byte ratio
 
 Usage: scripts/bench_host.py [--build build] [--baseline OLD_BUILD] [--sections a,b]
                              [--pairs 5] [--markdown FILE]
 """
 import argparse
+import json
 import os
 import platform
 import statistics
 import subprocess
 import sys
+import tempfile
+import types
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMP_NUM_THREADS="1", OMP_PROC_BIND="false", KOKKOS_DISABLE_WARNINGS="1")
@@ -608,10 +617,105 @@ def section_network(args, emit):
     emit()
 
 
+# Placements on simulated nodes: (ranks, nodes, grid, extents). On 4x2x1 as 2 nodes of 4, linear gives each node a
+# 4x1x1 row of ranks (both y faces of every rank leave it), nodes a 2x2x1 block (one x face leaves it): 4x the
+# off-node bytes at 512x128x128 and 1024x256x256; at 512x512x256 the x faces are twice the y faces and both send
+# the same (the control, with the Send_B and brick of 1024x256x256). On 2x2x1 as 2 nodes of 2, nodes cuts x in
+# either case, since it picks its block by ranks, not bytes: half linear's bytes at 512x256x256, twice at 256x512x256.
+PLACEMENT_CASES = ((8, 2, "4,2,1", ("512x128x128", "1024x256x256", "512x512x256")),
+                   (4, 2, "2,2,1", ("512x256x256", "256x512x256")))
+
+
+def section_placement(args, emit):
+    emit("### Placement on simulated nodes: --placement linear against --placement nodes\n")
+    tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests")
+    sys.path.insert(0, tests)
+    import launch_cases  # the fake ssh and the launcher line of the `nodes` suite, one copy
+    if not launch_cases.unshare_ok():
+        emit("Skipped: `unshare -u` is not permitted here (it needs root or CAP_SYS_ADMIN), so no simulated nodes.\n")
+        return
+    exe = os.path.join(args.build, "halo-bandwidth")
+    launcher = launcher_of(exe)
+    version = subprocess.run([launcher, "--version"], capture_output=True, text=True).stdout
+    kind = "openmpi" if "Open MPI" in version or "OpenRTE" in version else "mpich"
+    # Open MPI yields the core when idle only where it sees a node oversubscribed; each simulated node claims the
+    # slots it is given, so without this the waiting ranks spin and Time_us is the scheduler's (tens of ms).
+    extra = ["--mca", "mpi_yield_when_idle", "1"] if kind == "openmpi" else []
+    emit("Each node's daemon is started through the fake ssh of tests/launch_cases.py in a UTS namespace of its own, "
+         "so MPI sees separate nodes: shared memory within a node, TCP on loopback between (section 8: 0.26-0.52 of "
+         "shared memory's rate). `--faces`, `--pack datatype`, p2p; linear and nodes interleaved, in alternating "
+         "order. OffNode_B: the most bytes one rank sends off its node per exchange; NodeOut_B: the most one node "
+         "sends; both from each run's JSON. bytes = linear / nodes of either (they agree here: every brick is the "
+         "same). time = median over pairs of Time_us(linear) / Time_us(nodes), quartiles in brackets: above 1, "
+         "nodes is faster. " + ("`--mca mpi_yield_when_idle 1`, as Open MPI sets it itself for an oversubscribed "
+                                "node: both nodes share this machine's cores. " if extra else "") +
+         "Ranks outnumber the cores: each pair is given three times the runs when they do.\n")
+    load = os.getloadavg()
+    emit(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)\n")
+    emit("| ranks | grid | Global | linear OffNode_B | nodes OffNode_B | bytes | linear NodeOut_B | nodes NodeOut_B | "
+         "bytes | linear Time_us | nodes Time_us | time linear/nodes |")
+    emit("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    work = tempfile.mkdtemp(prefix="halobw-placement-")
+    ssh = os.path.join(work, "ssh")
+    with open(ssh, "w") as f:
+        f.write(launch_cases.FAKE_SSH)
+    os.chmod(ssh, 0o755)
+    cmds, problems = [], []
+    for ranks, count, grid, sizes in PLACEMENT_CASES:
+        prefix = launch_cases.node_launcher(types.SimpleNamespace(kind=kind, mpiexec=launcher), ssh, count,
+                                            ranks // count)(ranks) + extra
+        flags = ["--faces", "--grid", grid, "--sizes", ",".join(sizes), "--iters", "30", "--warmup", "5",
+                 "--repeats", "3"]
+
+        def placed(placement, prefix=prefix, flags=flags, ranks=ranks, count=count):
+            out = os.path.join(work, "r.json")
+            cmd = prefix + [exe] + flags + ["--placement", placement, "--format", "json", "--output", out]
+            subprocess.run(cmd, capture_output=True, text=True, env=ENV, check=True, timeout=600)
+            doc = json.load(open(out))
+            if doc["run"]["nodes"] != count or doc["run"]["placement"] != placement:
+                raise RuntimeError(f"{' '.join(cmd)}: {doc['run']['nodes']} nodes, placement "
+                                   f"{doc['run']['placement']}; want {count} and {placement}")
+            return {r.get("Global") or str(r.get("N")): r for r in doc["rows"]}
+
+        for placement in ("linear", "nodes"):
+            cmds.append(" ".join([os.path.basename(prefix[0])] + prefix[1:]).replace(ssh, "SSH") + " " +
+                        " ".join([os.path.relpath(exe)] + flags + ["--placement", placement, "--format", "json",
+                                                                   "--output", "r.json"]))
+        got = interleave({p: (lambda p=p: placed(p)) for p in ("linear", "nodes")},
+                         args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
+        for size in sizes:
+            rows = {p: [r[size] for r in got[p]] for p in got}
+            b = {}
+            for p in rows:
+                for col in ("OffNode_B", "NodeOut_B"):
+                    seen = {r[col] for r in rows[p]}
+                    if len(seen) != 1:
+                        problems.append(f"{ranks} ranks {size} {p}: {col} differs between runs: {sorted(seen)}")
+                    b[p, col] = rows[p][0][col]
+            t = {p: [r["Time_us"] for r in rows[p]] for p in rows}
+            emit(f"| {ranks} as {count}x{ranks // count} | {grid.replace(',', 'x')} | {size} | "
+                 f"{b['linear', 'OffNode_B']} | {b['nodes', 'OffNode_B']} | "
+                 f"{b['linear', 'OffNode_B'] / b['nodes', 'OffNode_B']:.2f} | "
+                 f"{b['linear', 'NodeOut_B']} | {b['nodes', 'NodeOut_B']} | "
+                 f"{b['linear', 'NodeOut_B'] / b['nodes', 'NodeOut_B']:.2f} | "
+                 f"{med(t['linear']):.1f} | {med(t['nodes']):.1f} | "
+                 f"{ratio_text([a / c for a, c in zip(t['linear'], t['nodes'])])} |")
+    os.remove(ssh)
+    os.rmdir(work)
+    emit()
+    for line in problems:
+        emit(f"Note: {line}")
+    load = os.getloadavg()
+    emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
+    emit("Commands (SSH: tests/launch_cases.py's FAKE_SSH written to an executable file): " +
+         "; ".join(f"`{c}`" for c in cmds))
+    emit()
+
+
 SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
             "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
             "shapes": section_shapes,
-            "methods": section_methods, "network": section_network}
+            "methods": section_methods, "network": section_network, "placement": section_placement}
 
 
 def main():
