@@ -400,18 +400,6 @@ METHODS = ("p2p", "persistent", "neighbor", "rma")
 OPEN_AXES = (("y,z", "x"), ("x,z", "y"), ("x,y", "z"), ("none", "x,y,z"))
 
 
-def rma_env(r, ranks, flags, what):
-    """Open MPI's default one-sided component makes no window on one rank (the run exits 2 naming
-    OMPI_MCA_osc=pt2pt): try the default, and set it only where needed, saying so."""
-    if r.kind != "openmpi":
-        return {}
-    rc, _, err = r.run(ranks, flags)
-    if rc == 2 and "OMPI_MCA_osc=pt2pt" in err:
-        print(f"note {what}: Open MPI's osc rdma made no window here; OMPI_MCA_osc=pt2pt set")
-        return {"OMPI_MCA_osc": "pt2pt"}
-    return {}
-
-
 def wall_cases(pack):
     """(ranks, flags) covering, with one pack, every method on every set of walls (across the rank counts),
     each method with both stencils, each stencil on every set of walls, each rank count with both stencils."""
@@ -437,7 +425,7 @@ def walls_run(r, pack):
         periodic = flags[flags.index("--periodic") + 1]
         walls = dict(OPEN_AXES)[periodic]
         what = f"-n {ranks} {' '.join(flags)}"
-        env = rma_env(r, ranks, flags, what) if "rma" in flags else {}
+        env = run_cases.rma_env(r, ranks, flags, what) if "rma" in flags else {}
         before = r.failures
         r.table(ranks, flags, env, rows=2,
                 expect=["# check N=13x10x9 passed", "# check N=8 passed", " BoundaryFaces",

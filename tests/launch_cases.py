@@ -244,7 +244,7 @@ def nodes(r):
             for placement in ("linear", "nodes", "cart"):
                 flags = ["--faces", "--sizes", "12", "--method", method, "--placement", placement, "--check"] + FAST
                 what = f"-n 4 on 2 nodes --method {method} --placement {placement}"
-                env = rma_env(r, 4, flags, what) if method == "rma" else {}
+                env = run_cases.rma_env(r, 4, flags, what) if method == "rma" else {}
                 out = r.table(4, flags, env, rows=1, expect=[f"method {method}", "# check N=12 passed"])
                 expect_nodes(r, out, 4, 2, what)
     finally:
@@ -286,19 +286,6 @@ def placed_nodes(r, ranks, count, grid, size, placement, offnode, node_out):
         r.fail(what, "; ".join(problems) + "\n" + out)
     else:
         print(f"ok   {what}: OffNode_B {offnode}, NodeOut_B {node_out}, as counted by hand")
-
-
-def rma_env(r, ranks, flags, what):
-    """Open MPI's osc rdma makes no window where it lacks shared-memory single
-    copy (FINDINGS c); the program then exits 2 naming OMPI_MCA_osc=pt2pt. Try
-    the default first; set it only where needed, and say so."""
-    if r.kind != "openmpi":
-        return {}
-    rc, _, err = r.run(ranks, flags)
-    if rc == 2 and "OMPI_MCA_osc=pt2pt" in err:
-        print(f"note {what}: Open MPI's osc rdma made no window here; OMPI_MCA_osc=pt2pt set")
-        return {"OMPI_MCA_osc": "pt2pt"}
-    return {}
 
 
 

@@ -68,6 +68,10 @@ def line_of(text, needle):
     return text[:text.index(needle)].count("\n") + 1
 
 
+def first_row(doc):
+    return doc["rows"][0]
+
+
 class Suite:
     def __init__(self, args):
         self.args = args
@@ -757,6 +761,16 @@ class Suite:
     def errors(validator, doc):
         return ["/".join(map(str, e.absolute_path)) + ": " + e.message for e in validator.iter_errors(doc)]
 
+    def schema_verdict(self, v, what, change, doc, valid):
+        """The schema's verdict on a copy of `doc` changed by `change`: valid, or not."""
+        doc = copy.deepcopy(doc)
+        change(doc)
+        errs = self.errors(v, doc)
+        if valid:
+            self.check(f"the schema accepts {what}", not errs, errs)
+        else:
+            self.check(f"the schema rejects {what}", bool(errs))
+
     def test_schema(self):
         v = self.validator()
         if v is None:
@@ -789,10 +803,7 @@ class Suite:
                 return json.load(f)
 
         def accepted(what, change, doc=base):
-            doc = copy.deepcopy(doc)
-            change(doc)
-            errs = self.errors(v, doc)
-            self.check(f"the schema accepts {what}", not errs, errs)
+            self.schema_verdict(v, what, change, doc, valid=True)
 
         accepted("Hidden null (no share)", lambda d: d["rows"][0].update(Hidden=None))
         accepted("Hidden 0 and Hidden 1", lambda d: (d["rows"][0].update(Hidden=0), d["rows"][1].update(Hidden=1)))
@@ -805,12 +816,9 @@ class Suite:
             local = json.load(f)
 
         def broken(what, change, doc=base):
-            doc = copy.deepcopy(doc)
-            change(doc)
-            self.check(f"the schema rejects {what}", bool(self.errors(v, doc)))
+            self.schema_verdict(v, what, change, doc, valid=False)
 
-        def row(d):
-            return d["rows"][0]
+        row = first_row
 
         broken("schema_version 1", lambda d: d.update(schema_version=1))
         broken("schema_version 2", lambda d: d.update(schema_version=2))
@@ -919,18 +927,12 @@ class Suite:
         walls, local, nodes, z = (docs[n] for n in ("host_box_walls", "host_local_extents", "host_nodes", "host_z"))
 
         def accepted(what, change, doc):
-            doc = copy.deepcopy(doc)
-            change(doc)
-            errs = self.errors(v, doc)
-            self.check(f"the schema accepts {what}", not errs, errs)
+            self.schema_verdict(v, what, change, doc, valid=True)
 
         def broken(what, change, doc):
-            doc = copy.deepcopy(doc)
-            change(doc)
-            self.check(f"the schema rejects {what}", bool(self.errors(v, doc)))
+            self.schema_verdict(v, what, change, doc, valid=False)
 
-        def row(d):
-            return d["rows"][0]
+        row = first_row
 
         self.check("host_box_walls.json: a box of extents and a cube, neither with N; walls along y and z",
                    [(r.get("N"), r["Global"]) for r in walls["rows"]] == [(None, "16x12x8"), (None, "12x12x12")]
@@ -978,18 +980,12 @@ class Suite:
             z = json.load(f)
 
         def accepted(what, change, doc):
-            doc = copy.deepcopy(doc)
-            change(doc)
-            errs = self.errors(v, doc)
-            self.check(f"the schema accepts {what}", not errs, errs)
+            self.schema_verdict(v, what, change, doc, valid=True)
 
         def broken(what, change, doc):
-            doc = copy.deepcopy(doc)
-            change(doc)
-            self.check(f"the schema rejects {what}", bool(self.errors(v, doc)))
+            self.schema_verdict(v, what, change, doc, valid=False)
 
-        def row(d):
-            return d["rows"][0]
+        row = first_row
 
         self.check("host_auto_per_rank.json: iters auto, a K per row, every rank listed",
                    per_rank["run"]["iters"] == "auto" and per_rank["run"]["per_rank"] == 1
