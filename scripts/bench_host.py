@@ -51,6 +51,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -661,47 +662,50 @@ def section_placement(args, emit):
         f.write(launch_cases.FAKE_SSH)
     os.chmod(ssh, 0o755)
     cmds, problems = [], []
-    for ranks, count, grid, sizes in PLACEMENT_CASES:
-        prefix = launch_cases.node_launcher(types.SimpleNamespace(kind=kind, mpiexec=launcher), ssh, count,
-                                            ranks // count)(ranks) + extra
-        flags = ["--faces", "--grid", grid, "--sizes", ",".join(sizes), "--iters", "30", "--warmup", "5",
-                 "--repeats", "3"]
+    try:
+        for ranks, count, grid, sizes in PLACEMENT_CASES:
+            prefix = launch_cases.node_launcher(types.SimpleNamespace(kind=kind, mpiexec=launcher), ssh, count,
+                                                ranks // count)(ranks) + extra
+            flags = ["--faces", "--grid", grid, "--sizes", ",".join(sizes), "--iters", "30", "--warmup", "5",
+                     "--repeats", "3"]
 
-        def placed(placement, prefix=prefix, flags=flags, ranks=ranks, count=count):
-            out = os.path.join(work, "r.json")
-            cmd = prefix + [exe] + flags + ["--placement", placement, "--format", "json", "--output", out]
-            subprocess.run(cmd, capture_output=True, text=True, env=ENV, check=True, timeout=600)
-            doc = json.load(open(out))
-            if doc["run"]["nodes"] != count or doc["run"]["placement"] != placement:
-                raise RuntimeError(f"{' '.join(cmd)}: {doc['run']['nodes']} nodes, placement "
-                                   f"{doc['run']['placement']}; want {count} and {placement}")
-            return {r.get("Global") or str(r.get("N")): r for r in doc["rows"]}
+            def placed(placement, prefix=prefix, flags=flags, count=count):
+                out = os.path.join(work, "r.json")
+                cmd = prefix + [exe] + flags + ["--placement", placement, "--format", "json", "--output", out]
+                p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=600)
+                if p.returncode != 0:
+                    raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+                doc = json.load(open(out))
+                if doc["run"]["nodes"] != count or doc["run"]["placement"] != placement:
+                    raise RuntimeError(f"{' '.join(cmd)}: {doc['run']['nodes']} nodes, placement "
+                                       f"{doc['run']['placement']}; want {count} and {placement}")
+                return {r.get("Global") or str(r.get("N")): r for r in doc["rows"]}
 
-        for placement in ("linear", "nodes"):
-            cmds.append(" ".join([os.path.basename(prefix[0])] + prefix[1:]).replace(ssh, "SSH") + " " +
-                        " ".join([os.path.relpath(exe)] + flags + ["--placement", placement, "--format", "json",
-                                                                   "--output", "r.json"]))
-        got = interleave({p: (lambda p=p: placed(p)) for p in ("linear", "nodes")},
-                         args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
-        for size in sizes:
-            rows = {p: [r[size] for r in got[p]] for p in got}
-            b = {}
-            for p in rows:
-                for col in ("OffNode_B", "NodeOut_B"):
-                    seen = {r[col] for r in rows[p]}
-                    if len(seen) != 1:
-                        problems.append(f"{ranks} ranks {size} {p}: {col} differs between runs: {sorted(seen)}")
-                    b[p, col] = rows[p][0][col]
-            t = {p: [r["Time_us"] for r in rows[p]] for p in rows}
-            emit(f"| {ranks} as {count}x{ranks // count} | {grid.replace(',', 'x')} | {size} | "
-                 f"{b['linear', 'OffNode_B']} | {b['nodes', 'OffNode_B']} | "
-                 f"{b['linear', 'OffNode_B'] / b['nodes', 'OffNode_B']:.2f} | "
-                 f"{b['linear', 'NodeOut_B']} | {b['nodes', 'NodeOut_B']} | "
-                 f"{b['linear', 'NodeOut_B'] / b['nodes', 'NodeOut_B']:.2f} | "
-                 f"{med(t['linear']):.1f} | {med(t['nodes']):.1f} | "
-                 f"{ratio_text([a / c for a, c in zip(t['linear'], t['nodes'])])} |")
-    os.remove(ssh)
-    os.rmdir(work)
+            for placement in ("linear", "nodes"):
+                cmds.append(" ".join([os.path.basename(prefix[0])] + prefix[1:]).replace(ssh, "SSH") + " " +
+                            " ".join([os.path.relpath(exe)] + flags + ["--placement", placement, "--format", "json",
+                                                                       "--output", "r.json"]))
+            got = interleave({p: (lambda p=p: placed(p)) for p in ("linear", "nodes")},
+                             args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
+            for size in sizes:
+                rows = {p: [r[size] for r in got[p]] for p in got}
+                b = {}
+                for p in rows:
+                    for col in ("OffNode_B", "NodeOut_B"):
+                        seen = {r[col] for r in rows[p]}
+                        if len(seen) != 1:
+                            problems.append(f"{ranks} ranks {size} {p}: {col} differs between runs: {sorted(seen)}")
+                        b[p, col] = rows[p][0][col]
+                t = {p: [r["Time_us"] for r in rows[p]] for p in rows}
+                emit(f"| {ranks} as {count}x{ranks // count} | {grid.replace(',', 'x')} | {size} | "
+                     f"{b['linear', 'OffNode_B']} | {b['nodes', 'OffNode_B']} | "
+                     f"{b['linear', 'OffNode_B'] / b['nodes', 'OffNode_B']:.2f} | "
+                     f"{b['linear', 'NodeOut_B']} | {b['nodes', 'NodeOut_B']} | "
+                     f"{b['linear', 'NodeOut_B'] / b['nodes', 'NodeOut_B']:.2f} | "
+                     f"{med(t['linear']):.1f} | {med(t['nodes']):.1f} | "
+                     f"{ratio_text([a / c for a, c in zip(t['linear'], t['nodes'])])} |")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     emit()
     for line in problems:
         emit(f"Note: {line}")
