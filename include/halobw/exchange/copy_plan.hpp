@@ -73,7 +73,6 @@ class CopyList {
     j.ex = static_cast<std::uint32_t>(c.box.extent(0));
     j.ey = static_cast<std::uint32_t>(c.box.extent(1));
     j.ez = static_cast<std::uint32_t>(c.box.extent(2));
-    j.cells = static_cast<std::uint32_t>(cells);
     list_.add(j, cells);
     if constexpr (runs_on_host<ExecSpace>) boxes_.push_back(c);
   }

@@ -35,9 +35,7 @@ struct CopyJob {
   std::uint32_t ex = 0;  // cells along x, y, z
   std::uint32_t ey = 0;
   std::uint32_t ez = 0;
-  std::uint32_t cells =
-      0;                   // ex * ey * ez, below 2^32 (one message of one field holds at most INT_MAX values)
-  std::int64_t first = 0;  // the launch's index of the job's first cell
+  std::int64_t first = 0;  // the launch's index of the job's first cell (ex * ey * ez below 2^32)
 };
 
 // A cell's coordinates within its job from its index c, x fastest, in 32-bit
