@@ -643,8 +643,8 @@ def section_placement(args, emit):
     # slots it is given, so without this the waiting ranks spin and Time_us is the scheduler's (tens of ms).
     extra = ["--mca", "mpi_yield_when_idle", "1"] if kind == "openmpi" else []
     emit("Each node's daemon is started through the fake ssh of tests/launch_cases.py in a UTS namespace of its own, "
-         "so MPI sees separate nodes: shared memory within a node, TCP on loopback between (section 8: 0.26-0.52 of "
-         "shared memory's rate). `--faces`, `--pack datatype`, p2p; linear and nodes interleaved, in alternating "
+         "so MPI sees separate nodes: shared memory within a node, TCP between, to this machine's own address, so the "
+         "kernel delivers it here with no wire (section 8: TCP at 0.26-0.52 of shared memory's rate). `--faces`, `--pack datatype`, p2p; linear and nodes interleaved, in alternating "
          "order. OffNode_B: the most bytes one rank sends off its node per exchange; NodeOut_B: the most one node "
          "sends; both from each run's JSON. bytes = linear / nodes of either (they agree here: every brick is the "
          "same). time = median over pairs of Time_us(linear) / Time_us(nodes), quartiles in brackets: above 1, "
@@ -710,7 +710,8 @@ def section_placement(args, emit):
     for line in problems:
         emit(f"Note: {line}")
     load = os.getloadavg()
-    emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
+    emit(f"Load average at the end (the section's own ranks count in it): {load[0]:.2f} {load[1]:.2f} "
+         f"{load[2]:.2f}\n")
     emit("Commands (SSH: tests/launch_cases.py's FAKE_SSH written to an executable file): " +
          "; ".join(f"`{c}`" for c in cmds))
     emit()
