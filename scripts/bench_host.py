@@ -642,14 +642,15 @@ def section_placement(args, emit):
     # Open MPI yields the core when idle only where it sees a node oversubscribed; each simulated node claims the
     # slots it is given, so without this the waiting ranks spin and Time_us is the scheduler's (tens of ms).
     extra = ["--mca", "mpi_yield_when_idle", "1"] if kind == "openmpi" else []
+    yields = ("`--mca mpi_yield_when_idle 1`, as Open MPI sets it itself for an oversubscribed node: both nodes "
+              "share this machine's cores. " if extra else "")
     emit("Each node's daemon is started through the fake ssh of tests/launch_cases.py in a UTS namespace of its own, "
          "so MPI sees separate nodes: shared memory within a node, TCP between, to this machine's own address, so the "
          "kernel delivers it here with no wire (section 8: TCP at 0.26-0.52 of shared memory's rate). `--faces`, "
          "`--pack datatype`, p2p; linear and nodes interleaved, in alternating order. OffNode_B: the most bytes one "
          "rank sends off its node per exchange; NodeOut_B: the most one node sends; both from each run's JSON. "
          "bytes = linear / nodes of either (they agree here: every brick is the same). time = median over pairs of "
-         "Time_us(linear) / Time_us(nodes), quartiles in brackets: above 1, nodes is faster. " + ("`--mca mpi_yield_when_idle 1`, as Open MPI sets it itself for an oversubscribed "
-                                "node: both nodes share this machine's cores. " if extra else "") +
+         "Time_us(linear) / Time_us(nodes), quartiles in brackets: above 1, nodes is faster. " + yields +
          "Ranks outnumber the cores: each pair is given three times the runs when they do.\n")
     load = os.getloadavg()
     emit(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)\n")
