@@ -28,7 +28,9 @@ verified by --check (they must keep their values): the ghost count covers
 every piece.
 
 Nodes: a rank's node is its host as the header prints it ('# rank_host' or
-'# node NAME ranks ...'), nodes in the order of their first rank. A remote
+'# node NAME ranks ...'), nodes in the order of their first rank; where
+MPI's shared-memory groups differ from the hosts, the header's
+'# rank_node R:N ...' note gives each rank's node instead. A remote
 face to a rank on another node is off-node; OffNode_B is the most bytes any
 rank sends off its node (faces, edges and corners, all fields), there exactly
 when the header says more than one node. The placement maps ranks to cells:
@@ -106,6 +108,8 @@ DRY_COLUMNS = ["Send_B", "Send_min_B", "RemoteFaces", "SelfFaces", "OffNodeFaces
 US = 0.05
 RATIO = 0.005
 AXES = "xyz"
+# Where MPI's nodes (MPI_COMM_TYPE_SHARED) are not the hosts' (MPICH's MPIR_CVAR_NOLOCAL): each rank's node.
+RANK_NODE_NOTE = re.compile(r"# rank_node ((?:\d+:\d+ ?)+) \(MPI_COMM_TYPE_SHARED makes \d+ nodes")
 WALLS_NOTE = re.compile(r"# periodic (\S+); walls along (\S+): the pieces at a wall are neither sent nor filled, "
                         r"their ghost cells keep their values \(BoundaryFaces counts them\)$")
 NODES_NOTE = re.compile(r"# placement nodes: (\d+) nodes? as a (\d+)x(\d+)x(\d+) grid, each holding a "
@@ -296,7 +300,7 @@ def expand(text):
 
 
 def parse_header(lines):
-    h = {"hosts": None, "columns": None, "grid_source": None, "fields": 1, "periodic": (True, True, True),
+    h = {"hosts": None, "rank_node": None, "columns": None, "grid_source": None, "fields": 1, "periodic": (True, True, True),
          "walls_note": None, "placements": [], "dry": None, "backend": None}
     nodes = []
     for line in lines:
@@ -320,6 +324,10 @@ def parse_header(lines):
         if line.startswith("# rank_host"):
             pairs = [p.split(":", 1) for p in line.split()[2:]]
             h["hosts"] = [name for _, name in sorted(pairs, key=lambda p: int(p[0]))]
+        m = RANK_NODE_NOTE.match(line)
+        if m:
+            pairs = [p.split(":", 1) for p in m.group(1).split()]
+            h["rank_node"] = [int(n) for _, n in sorted(pairs, key=lambda p: int(p[0]))]
         m = re.match(r"# node (\S+) ranks (\S+) devices (\S+)$", line)
         if m:
             nodes.append((m.group(1), expand(m.group(2))))
@@ -383,6 +391,12 @@ def node_of_ranks(h, errors):
             errors.append(f"the dry run plans {m.group(1)} ranks on {m.group(2)} nodes, the header says {ranks} "
                           f"on {h['nodes']}")
         return [0] * ranks if h["nodes"] == 1 else None
+    if h["rank_node"] is not None:
+        if len(h["rank_node"]) != ranks or len(set(h["rank_node"])) != h["nodes"]:
+            errors.append(f"the rank_node note gives {len(set(h['rank_node']))} nodes for {len(h['rank_node'])} "
+                          f"ranks, the header {h['nodes']} for {ranks}")
+            return None
+        return h["rank_node"]
     hosts = h["hosts"]
     if hosts is None:
         return [0] * ranks if h["nodes"] == 1 else None
@@ -740,7 +754,7 @@ class Layout:
         if hosts is not None and len(hosts) != self.ranks:
             errors.append(f"the header names hosts for {len(hosts)} ranks, not {self.ranks}")
             h["hosts"] = hosts = None
-        if hosts is not None and len(set(hosts)) != h["nodes"]:
+        if hosts is not None and len(set(hosts)) != h["nodes"] and h["rank_node"] is None:
             errors.append(f"nodes {h['nodes']} but the header names {len(set(hosts))} hosts")
         self.hosts = hosts
         self.node_of = node_of_ranks(h, errors)
@@ -1191,6 +1205,15 @@ NODES8 = """# ranks 8 nodes 2 grid 2x2x2 directions all halo 1 iters 5 warmup 1
 16 3072 10.0 0.307 0.614 6 0 2 1024
 """
 
+# MPICH with MPIR_CVAR_NOLOCAL: one host, but every rank a node of its own for MPI; the rank_node note gives the
+# nodes (without it the hosts give one node, and both z faces would not be off-node).
+NOLOCAL = SEED.replace("nodes 1", "nodes 2").replace(
+    "# rank_host 0:a 1:a", "# rank_host 0:a 1:a\n# rank_node 0:0 1:1 (MPI_COMM_TYPE_SHARED makes 2 nodes of the "
+    "ranks, their host names 1; OffNode_B and the placements follow MPI's nodes)").replace(
+    "OffNodeFaces", "OffNodeFaces OffNode_B").replace("2 0 0\n64", "2 0 2 65536\n64").replace(
+    "13.992 2 0 0", "13.992 2 0 2 262144").replace("13.551 2 0 0", "13.551 2 0 2 1048576").replace(
+    "4.209 2 0 0", "4.209 2 0 2 65536")
+
 # The dry run of 12 ranks, 4 per node in blocks, on 3x2x2 with walls along z, both placements (counted as in
 # NODES above, less the z face at the wall): 12x8x8 linear, rank 4 sends 4 faces off node 1 (512 B) and node 1
 # sends 2048 B (512 from each of ranks 4-7); nodes, 2 x 128 B a rank, 1024 a node. 24: bricks 8x12x12, an x
@@ -1238,7 +1261,7 @@ def self_test():
     good = ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3), (PER_RANK, 1), (PER_NODE, 1), (EXTENTS, 2), (WALLS, 1),
             (LOCAL_EXTENTS, 2), (NODES_LINEAR, 1), (NODES, 1), (CART_TABLE, 1), (CART_MOVED_TABLE, 1), (NODES8, 1),
             (DRY_TABLE, 4),
-            (DRY_JOB_TABLE, 1))
+            (DRY_JOB_TABLE, 1), (NOLOCAL, 3))
     for table, n in good:
         rows, errors = check(table)
         assert rows == n and not errors, (table, errors)
@@ -1255,6 +1278,7 @@ def self_test():
         "SelfFaces": SEED.replace("13.992 2 0 0", "13.992 2 1 0"),
         "OffNodeFaces": SEED.replace("# rank_host 0:a 1:a", "# rank_host 0:a 1:b").replace("nodes 1", "nodes 2"),
         "automatic grid": SEED.replace("1x1x2", "2x1x1"),
+        "the rank_node note gives 1 nodes": NOLOCAL.replace("rank_node 0:0 1:1", "rank_node 0:0 1:0"),
         "1 decimal": SEED.replace("31.1 2.104", "31.10 2.104"),
     }
     bad_box = {

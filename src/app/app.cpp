@@ -192,8 +192,9 @@ int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
   const RowFacts facts = row_facts(job.rows);
   const int nodes = 1 + *std::max_element(job.node_of_rank.begin(), job.node_of_rank.end());
   setup.groups = groups_of(opt, facts, nodes);
-  const HeaderSources sources{opt,          job.grid, job.hosts, devices->dev, devices->tc, devices->aware,
-                              setup.groups, facts,    job.map,   nodes,        thread_level};
+  const HeaderSources sources{opt,         job.grid,         job.hosts,    devices->dev,
+                              devices->tc, devices->aware,   setup.groups, facts,
+                              job.map,     job.node_of_rank, thread_level};
   HeaderInfo header = make_header(comm, sources, env);
   header.notes.push_back(memory_summary);
   add_node_cores(comm, header);

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>  // KOKKOS_VERSION: whether partition_space exists
 #include <algorithm>
 #include <ctime>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -151,11 +152,31 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
   if (const auto none = nothing_crosses(opt, src.grid, ranks, src.facts.any_remote)) {
     h.notes.push_back("nothing crosses ranks, Send_B is 0: " + *none);
   }
+  if (const std::string nodes = node_note(src.hosts, src.node_of_rank); !nodes.empty())
+    h.notes.push_back(nodes);
   if (!src.map.note.empty()) h.notes.push_back(src.map.note);
   if (!opt.periodic[0] || !opt.periodic[1] || !opt.periodic[2]) h.notes.push_back(walls_note(opt.periodic));
 }
 
 }  // namespace
+
+std::string node_note(const std::vector<std::string>& hosts, const std::vector<int>& node_of_rank) {
+  if (hosts.size() != node_of_rank.size()) return {};
+  // The same partition: each rank's first rank of its host is its first rank of its node.
+  std::map<std::string, std::size_t> first_on_host;
+  std::map<int, std::size_t> first_on_node;
+  bool same = true;
+  for (std::size_t r = 0; r < hosts.size(); ++r)
+    same = same && first_on_host.emplace(hosts[r], r).first->second ==
+                       first_on_node.emplace(node_of_rank[r], r).first->second;
+  if (same) return {};
+  std::string out = "rank_node";
+  for (std::size_t r = 0; r < node_of_rank.size(); ++r) out += fmt::format(" {}:{}", r, node_of_rank[r]);
+  return out + fmt::format(
+                   " (MPI_COMM_TYPE_SHARED makes {} nodes of the ranks, their host names {}; OffNode_B and "
+                   "the placements follow MPI's nodes)",
+                   first_on_node.size(), first_on_host.size());
+}
 
 // Which axes wrap around and which have walls (--periodic).
 std::string walls_note(const AxisSet& periodic) {
@@ -184,7 +205,8 @@ HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLook
   run.commit = HALOBW_GIT_COMMIT;
   run.device = src.dev.name;
   run.ranks = comm.size();
-  run.nodes = src.nodes;
+  run.nodes =
+      src.node_of_rank.empty() ? 1 : 1 + *std::max_element(src.node_of_rank.begin(), src.node_of_rank.end());
   run.placement = src.map.used;
   run.node_grid = src.map.node_grid;
   run.grid = src.grid.dims();

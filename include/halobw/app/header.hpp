@@ -32,12 +32,18 @@ struct HeaderSources {
   GpuAwareness aware;
   Groups groups;
   RowFacts facts;
-  RankMap map;       // the placement of the ranks on the grid
-  int nodes;         // as MPI_Comm_split_type groups the ranks
-  int thread_level;  // what MPI_Init_thread granted
+  RankMap map;                           // the placement of the ranks on the grid
+  const std::vector<int>& node_of_rank;  // as MPI_Comm_split_type groups the ranks, nodes by first rank
+  int thread_level;                      // what MPI_Init_thread granted
 };
 // Collective (the device of every rank).
 [[nodiscard]] HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLookup& env);
+
+// "rank_node 0:0 1:1 (...)": the header's note where MPI groups the ranks
+// into nodes otherwise than their host names do (MPICH's MPIR_CVAR_NOLOCAL
+// makes every rank a node of its own); empty where the two agree.
+[[nodiscard]] std::string node_note(const std::vector<std::string>& hosts,
+                                    const std::vector<int>& node_of_rank);
 
 // "periodic x,y; walls along z: ...": the header's note on --periodic.
 [[nodiscard]] std::string walls_note(const AxisSet& periodic);
