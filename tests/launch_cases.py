@@ -190,10 +190,10 @@ exec unshare -u sh -c "hostname $name && exec sh -c \"\$0\"" "$*"
 """
 
 
-def node_launcher(r, ssh, nodes, per_node):
-    """The launcher's command line for `nodes` simulated nodes of `per_node` ranks, each node reached
-    through the fake ssh, its daemon in a UTS namespace of its own."""
-    hosts = ",".join(f"127.0.0.{2 + n}:{per_node}" for n in range(nodes))
+def node_launcher(r, ssh, nodes, per_node, counts=None):
+    """The launcher's command line for `nodes` simulated nodes of `per_node` ranks (or of `counts[n]` ranks
+    each), each node reached through the fake ssh, its daemon in a UTS namespace of its own."""
+    hosts = ",".join(f"127.0.0.{2 + n}:{c}" for n, c in enumerate(counts or [per_node] * nodes))
     if r.kind == "openmpi":
         return lambda ranks: [r.mpiexec, "--host", hosts, "-n", str(ranks), "--oversubscribe", "--mca",
                               "plm_rsh_agent", ssh, "--mca", "plm_rsh_no_tree_spawn", "1"]
@@ -238,6 +238,7 @@ def nodes(r):
             r.section(f"{r.kind}, {ranks} ranks as {count} simulated nodes of {per}", ranks)
             for placement, (offnode, node_out) in want.items():
                 placed_nodes(r, ranks, count, grid, size, placement, offnode, node_out)
+        uneven_nodes(r, ssh)
         r.prefix = node_launcher(r, ssh, 2, 2)
         r.section(f"{r.kind}, 4 ranks as 2 simulated nodes, every method", 4)
         for method in ("p2p", "persistent", "neighbor", "rma"):
@@ -250,6 +251,24 @@ def nodes(r):
     finally:
         shutil.rmtree(work, ignore_errors=True)
         r.prefix = r.launch
+
+
+def uneven_nodes(r, ssh):
+    """Nodes of 4 and 2 ranks: --placement nodes, asked for, falls back to linear with one warning on stderr
+    and the same words in the header, and the run measures on the placement it used (exit 0, --check)."""
+    r.prefix = node_launcher(r, ssh, 2, 0, counts=[4, 2])
+    r.section(f"{r.kind}, 6 ranks as simulated nodes of 4 and 2", 6)
+    why = "placement nodes fell back to linear: the nodes hold different numbers of ranks (4 and 2)"
+    flags = ["--faces", "--sizes", "12", "--placement", "nodes", "--check"] + FAST
+    out = r.table(6, flags, rows=1, expect=["# " + why, "# check N=12 passed", "# ranks 6 nodes 2 "])
+    if not out:
+        return
+    r.cases += 1
+    warned = [l for l in r.last_err.splitlines() if l.startswith("halo-bandwidth")]
+    if warned != [f"halo-bandwidth: warning: {why}"]:
+        r.fail("nodes of 4 and 2 ranks", f"want one warning '{why}' on stderr, got {warned}")
+    else:
+        print(f"ok   nodes of 4 and 2 ranks: {warned[0]}")
 
 
 def placed_nodes(r, ranks, count, grid, size, placement, offnode, node_out):
