@@ -14,9 +14,9 @@
 
 #include "halobw/base/box.hpp"
 #include "halobw/exchange/kernels.hpp"
+#include "halobw/exchange/row_pass.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
-#include "halobw/exchange/row_pass.hpp"
 
 namespace halobw {
 

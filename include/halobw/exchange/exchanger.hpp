@@ -296,7 +296,8 @@ class Exchanger {
   }
   // Whether message m has a sender (else a wall: MPI_PROC_NULL, its ghosts left as they are).
   [[nodiscard]] bool receives(int m) const {
-    return plan_.pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece)].receives();
+    return plan_.pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece)]
+        .receives();
   }
   int wait_any() {
     return in_region("halobw::mpi", [&] { return method_->wait_any(); });
