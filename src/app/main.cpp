@@ -3,9 +3,11 @@
 // ranks waiting, so it is printed by the rank that saw it and aborts the job.
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "halobw/app/app.hpp"
@@ -33,6 +35,10 @@ int main(int argc, char** argv) {
     halobw::report_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
     std::fprintf(stderr, "halo-bandwidth: error on rank %d: %s\n", rank, e.what());
     std::fflush(stderr);
+    // The launcher forwards the line through a pipe; on a loaded machine MPICH's
+    // proxy was seen to end the job before it had (the line lost, exit 3): give
+    // it a moment, as the watchdog does before its own abort.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
     halobw::report_mpi(MPI_Abort(MPI_COMM_WORLD, halobw::exit_status(halobw::ExitCode::runtime_error)),
                        "MPI_Abort");
   }
