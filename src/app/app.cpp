@@ -69,7 +69,7 @@ int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& head
                        const std::vector<std::string>& warnings) {
   const Options& opt = *setup.options;
   const bool root = comm.rank() == 0;
-  Progress progress(root && stderr_is_terminal());
+  Progress progress(root && Process::stderr_is_terminal());
   std::optional<Output> output;
   if (root) {
     output.emplace(opt.format, opt.output, opt.quiet, &progress);
@@ -169,12 +169,12 @@ std::vector<std::string> warnings_of(const JobPlan& job, const std::optional<std
 
 // From the plan to the exit code: the device, the transport, the memory
 // preflight, the header, then the rows measured. Collective.
-int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
-                   const std::vector<std::string>& args, const EnvLookup& env, int thread_level) {
+int run_on_devices(Process& process, const Comm& comm, const Options& opt, const ProcGrid& grid,
+                   const std::vector<std::string>& args, const EnvLookup& env) {
   const JobPlan job = plan_job(comm, opt, grid);
   const Expected<Devices> devices = choose_devices(comm, opt, job.node, env);
   if (!devices) return stop(comm, devices.failure());
-  const KokkosSession kokkos(devices->dev.device_id);
+  process.start_kokkos(devices->dev.device_id);
   std::string memory_summary;
   const PreflightInput preflight{opt,
                                  job.rows,
@@ -194,11 +194,11 @@ int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
   setup.groups = groups_of(opt, facts, nodes);
   const HeaderSources sources{opt,         job.grid,         job.hosts,    devices->dev,
                               devices->tc, devices->aware,   setup.groups, facts,
-                              job.map,     job.node_of_rank, thread_level};
+                              job.map,     job.node_of_rank, process};
   HeaderInfo header = make_header(comm, sources, env);
   header.notes.push_back(memory_summary);
   add_node_cores(comm, header);
-  add_provenance(header, args, env, thread_level);
+  add_provenance(header, args, env, process.thread_level());
   return measure_and_report(comm, setup, header,
                             warnings_of(job, nothing_crosses(opt, grid, comm.size(), facts.any_remote)));
 }
@@ -217,7 +217,7 @@ Status one_run(const Comm& comm, const std::vector<std::string>& args, const Pro
 
 }  // namespace
 
-int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) {
+int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) {
   const EnvLookup env = process_environment();
   const Expected<Parsed> parsed = parse_options(args, env, build_backends(), version_text());
   if (const Status v = agree(comm, parsed.status())) return stop(comm, *v);
@@ -241,10 +241,11 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
   const ProcGrid grid = choose_grid(opt, comm.size());
   if (const Status v = one_run(comm, args, grid)) return stop(comm, *v);
   if (opt.dry_run) return dry_run_job(comm, opt, env);
-  // The watchdog's thread never calls MPI, which MPI_THREAD_FUNNELED allows.
-  Watchdog watchdog(helper_threads_allowed(thread_level) ? opt.timeout : 0, comm.rank());
+  // The watchdog's thread calls MPI only to end the job (Process::end_job);
+  // where MPI grants less than MPI_THREAD_FUNNELED it does not run at all.
+  Watchdog watchdog(process.helper_threads() ? opt.timeout : 0, comm.rank());
   comm.set_watchdog(&watchdog);
-  const int code = run_on_devices(comm, opt, grid, args, env, thread_level);
+  const int code = run_on_devices(process, comm, opt, grid, args, env);
   comm.set_watchdog(nullptr);
   return code;
 }

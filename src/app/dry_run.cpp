@@ -13,7 +13,7 @@
 #include "halobw/plan/rows.hpp"
 #include "halobw/platform/cart.hpp"
 #include "halobw/platform/huge_pages.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 #include "halobw/report/report.hpp"
 #include "halobw/version.hpp"
 
@@ -153,7 +153,7 @@ int print_dry(const Options& opt, const ProcGrid& grid, const DryJob& job, const
   const std::vector<RowSpec> specs = row_specs(opt, grid);
   const std::vector<DryRow> rows = plan_dry(
       opt, grid, job, specs, memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
-  const auto available = host_available_bytes();
+  const auto available = Process::host_available_bytes();
   const std::string text =
       render_header(opt, grid, job, *tc, available) + render_rows(opt, rows, available.value_or(0));
   if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {

@@ -7,12 +7,11 @@
 #include <ctime>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "halobw/measure/clock.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/platform/huge_pages.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 #include "halobw/version.hpp"
 
 namespace halobw {
@@ -31,7 +30,7 @@ std::string utc_now() {
 // What --hugepages asked for and what the kernel offers; what it gave each
 // row follows the row's measurements.
 std::string hugepage_note(const Options& opt) {
-  const auto mode = thp_mode();
+  const auto mode = Process::thp_mode();
   const std::string thp = mode ? "THP " + *mode : std::string("no transparent huge pages");
   if (opt.hugepages == Toggle::off)
     return "hugepages off (" + thp + "): host memory as the allocator gives it";
@@ -141,8 +140,8 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
                                       "the size, phase, face and peer (--timeout)",
                                       opt.timeout)
                         : std::string("watchdog off (--timeout 0)"));
-  if (opt.timeout > 0 && !helper_threads_allowed(src.thread_level)) {
-    h.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(src.thread_level) +
+  if (opt.timeout > 0 && !src.process.helper_threads()) {
+    h.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(src.process.thread_level()) +
                       ", which allows no second thread");
   }
   if (auto e = env(env_var::kMpichGpuSupport))
@@ -252,7 +251,7 @@ Groups groups_of(const Options& opt, const RowFacts& facts, int nodes) {
 // even know it is oversubscribed, and spins). Recorded with the results, so
 // that scripts/compare can say so. Collective.
 void add_node_cores(const Comm& comm, HeaderInfo& h) {
-  const int mine = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int mine = Process::cores();
   h.rank_cores.assign(static_cast<std::size_t>(comm.size()), 0);
   {
     const auto armed = comm.guard("MPI_Allgather");

@@ -80,10 +80,6 @@ bool report_mpi(int rc, const char* call) noexcept {
   return false;
 }
 
-MpiSession::MpiSession(int& argc, char**& argv) {
-  check_mpi(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided_), "MPI_Init_thread");
-}
-
 std::string thread_level_name(int level) {
   switch (level) {
     case MPI_THREAD_SINGLE:
@@ -96,13 +92,6 @@ std::string thread_level_name(int level) {
       return "MPI_THREAD_MULTIPLE";
     default:
       return "thread level " + std::to_string(level);
-  }
-}
-
-MpiSession::~MpiSession() {
-  int finalized = 0;
-  if (report_mpi(MPI_Finalized(&finalized), "MPI_Finalized") && !finalized) {
-    report_mpi(MPI_Finalize(), "MPI_Finalize");
   }
 }
 
