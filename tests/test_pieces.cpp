@@ -147,10 +147,12 @@ TEST(Rows, EachRowPlannedOnce) {
   o.all_faces = true;
   o.axes = kAll;
   const ProcGrid g({1, 2, 2});
-  const auto before = rank_plans_made();
-  const std::vector<RowPlan> rows = plan_rows(o, g, 3, node_ids({"a", "a", "b", "b"}));
+  std::vector<int> plans_of_rank(4, 0);
+  const std::vector<RowPlan> rows = plan_rows(o, g, 3, node_ids({"a", "a", "b", "b"}),
+                                              [&](const RankPlan& p) { ++plans_of_rank.at(p.rank); });
   ASSERT_EQ(rows.size(), 4u);
-  EXPECT_EQ(rank_plans_made() - before, 4u * (1 + 4));  // this rank's, and every rank's for the summary
+  EXPECT_EQ(plans_of_rank, std::vector<int>(4, 4));  // each rank's plan once a row, this rank's among them
+  EXPECT_EQ(rows[3].mine.brick.extent, make_rank_plan(g, rows[3].shape, 3).brick.extent);
   EXPECT_EQ(rows[1].label, "N=12 H=2");
   EXPECT_EQ(rows[1].mine.rank, 3);
   EXPECT_EQ(rows[1].mine.halo, 2);

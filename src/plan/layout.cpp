@@ -124,7 +124,8 @@ Status validate_layout(const Options& opt, int nranks) {
           std::to_string(opt.fields));
     }
     for (int a = 0; a < 3; ++a) {
-      const std::int64_t smallest = r.global[a] / grid.dim(a);  // the last blocks get no remainder
+      const std::int64_t smallest =
+          block_of(r.global[a], grid.dim(a), grid.dim(a) - 1).extent;  // no remainder
       if (smallest < r.halo) {
         return fail(row + " on grid " + grid.str() + ": the smallest local extent along " + names[a] +
                     " is " + std::to_string(smallest) + ", below the halo width " + std::to_string(r.halo));
@@ -132,7 +133,7 @@ Status validate_layout(const Options& opt, int nranks) {
     }
     // Each message is one MPI count of values: a face of every field it carries.
     const double carried = opt.messages == Messages::aggregated ? opt.fields : 1;
-    auto largest = [&](int a) { return (r.global[a] + grid.dim(a) - 1) / grid.dim(a); };
+    auto largest = [&](int a) { return block_of(r.global[a], grid.dim(a), 0).extent; };  // the first block
     for (int a = 0; a < 3; ++a) {
       const double elems = carried * static_cast<double>(r.halo) * static_cast<double>(largest((a + 1) % 3)) *
                            static_cast<double>(largest((a + 2) % 3));

@@ -131,17 +131,9 @@ Datatype commit(MPI_Datatype t) {
   return Datatype(t);
 }
 
-Datatype box_datatype(const Index3& padded, const Box& b) {
-  int sizes[3];
-  int subsizes[3];
-  int starts[3];
-  for (int a = 0; a < 3; ++a) {
-    sizes[a] = static_cast<int>(padded[a]);
-    subsizes[a] = static_cast<int>(b.extent(a));
-    starts[a] = static_cast<int>(b.lo[a]);
-  }
+Datatype subarray_datatype(const Subarray& s) {
   MPI_Datatype t = MPI_DATATYPE_NULL;
-  check_mpi(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
+  check_mpi(MPI_Type_create_subarray(3, &s[0], &s[3], &s[6], MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
             "MPI_Type_create_subarray");
   return commit(t);
 }

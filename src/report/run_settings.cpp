@@ -1,6 +1,7 @@
 #include "halobw/report/run_settings.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace halobw {
 
@@ -71,12 +72,6 @@ const std::vector<Setting> kSettings{
     {"per_rank", Type::flag, [](const RunInfo& r) { return whole(opt(r).per_rank); }},
 };
 
-std::string int_list_text(const std::vector<int>& values) {
-  std::string s;
-  for (int v : values) s += (s.empty() ? "" : ",") + std::to_string(v);
-  return s;
-}
-
 }  // namespace
 
 const std::vector<Setting>& run_settings() { return kSettings; }
@@ -99,7 +94,7 @@ std::string setting_text(const Setting& s, const RunInfo& run) {
     case Type::grid:
       return dims_string(std::get<Dims3>(v));
     case Type::int_list:
-      return int_list_text(std::get<std::vector<int>>(v));
+      return fmt::format("{}", fmt::join(std::get<std::vector<int>>(v), ","));
   }
   return {};
 }

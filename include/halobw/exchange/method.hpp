@@ -38,7 +38,7 @@ struct Endpoint {
 struct Landing {
   std::vector<MPI_Aint> where;
   int count = 0;                  // values per part when contiguous
-  std::array<int, 9> subarray{};  // sizes[3], subsizes[3], starts[3]
+  Subarray subarray{};  // all zero for contiguous values
   [[nodiscard]] bool contiguous() const { return subarray[0] == 0; }
 };
 

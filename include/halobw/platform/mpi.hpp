@@ -83,9 +83,12 @@ class Datatype {
 
 // Commits t and owns it; frees t and throws MpiError if the commit fails.
 [[nodiscard]] Datatype commit(MPI_Datatype t);
-// Box b of a field with the padded extents as a committed MPI subarray,
-// x fastest (Fortran order): how --pack datatype describes every face.
-[[nodiscard]] Datatype box_datatype(const Index3& padded, const Box& b);
+// A committed MPI subarray of doubles, x fastest (Fortran order).
+[[nodiscard]] Datatype subarray_datatype(const Subarray& s);
+// Box b of a field with the padded extents: how --pack datatype describes every face.
+[[nodiscard]] inline Datatype box_datatype(const Index3& padded, const Box& b) {
+  return subarray_datatype(subarray_of(padded, b));
+}
 
 // The outcome of a phase, agreed by every rank: nothing when every rank is
 // well, else the failure of the lowest failing rank. Collective.
