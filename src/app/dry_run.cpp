@@ -125,10 +125,12 @@ std::string render_header(const Options& opt, const ProcGrid& grid, const DryJob
   run.transport = tc.transport;
   run.gpu_aware = tc.gpu_aware;
   std::string out;
-  for (int line = 1; line <= kHeaderLinesBeforeRanks + 2; ++line) {
+  auto settings_line = [&](HeaderLine line) {
     const std::string text = header_line(line, run);
     if (!text.empty()) out += "# " + text + "\n";
-  }
+  };
+  for (const HeaderLine line : kHeaderLinesBeforeRanks) settings_line(line);  // no rank lists: nothing runs
+  for (const HeaderLine line : kHeaderLinesAfterRanks) settings_line(line);
   out += "# dry run: the plan of " + job.where + ": nothing launched, allocated or timed\n";
   for (const RankMap& m : job.maps) {
     if (!m.note.empty()) out += "# " + m.note + "\n";

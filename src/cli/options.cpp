@@ -13,6 +13,7 @@
 
 #include "halobw/cli/help.hpp"
 #include "halobw/cli/size_list.hpp"
+#include "halobw/cli/whole_number.hpp"
 
 namespace halobw {
 
@@ -57,18 +58,6 @@ std::string sizes_text(const std::vector<Index3>& sizes) {
   for (const Index3& e : sizes)
     items.push_back(e[0] == e[1] && e[1] == e[2] ? std::to_string(e[0]) : dims_string(e));
   return fmt::format("{}", fmt::join(items, ","));
-}
-
-// A plain decimal whole number in [lo, hi]. (CLI11's own conversion would
-// also take 0x10, 010 and +5.)
-std::optional<std::int64_t> parse_whole(const std::string& s, std::int64_t lo, std::int64_t hi) {
-  std::int64_t v = 0;
-  const char* first = s.data();
-  const char* last = s.data() + s.size();
-  if (s.empty() || *first == '+' || *first == '-') return std::nullopt;
-  const auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec != std::errc() || ptr != last || v < lo || v > hi) return std::nullopt;
-  return v;
 }
 
 std::string whole_text(const std::string& s, std::int64_t lo, std::int64_t hi) {
