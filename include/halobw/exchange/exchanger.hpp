@@ -146,7 +146,6 @@ class Exchanger {
         waiting_ = landing_;
         for (int m = wait_any(); m >= 0; m = wait_any()) {
           clock.mark(Phase::mpi, exec);
-          if (!receives(m)) continue;  // from a wall: nothing landed, and MPICH never reports it
           const Message& msg = table_.messages[static_cast<std::size_t>(m)];
           if constexpr (kStages) {
             in_region("halobw::stage",
