@@ -90,7 +90,10 @@ std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& g
   return where + "; use " + hint;
 }
 
-Status validate_layout(const Options& opt, int nranks) {
+namespace {
+
+// plan_layout's checks, filling `layout` as they go.
+Status fill_layout(const Options& opt, int nranks, Layout& layout) {
   if (opt.grid) {
     const Dims3& g = *opt.grid;
     const std::string where = "grid " + dims_string(g) + " (" + to_string(opt.grid_source) + ")";
@@ -108,8 +111,10 @@ Status validate_layout(const Options& opt, int nranks) {
     return fail("--overlap takes halo widths up to " + std::to_string(kMaxReach) + "; --halo has " +
                 std::to_string(opt.max_halo()));
   }
-  const ProcGrid grid = choose_grid(opt, nranks);
-  const std::vector<RowSpec> rows = row_specs(opt, grid);
+  layout.grid = choose_grid(opt, nranks);
+  const ProcGrid& grid = layout.grid;
+  layout.rows = row_specs(opt, grid);
+  const std::vector<RowSpec>& rows = layout.rows;
   const char* names = "xyz";
   for (const RowSpec& r : rows) {
     const std::string row = row_label(opt, r);
@@ -145,6 +150,14 @@ Status validate_layout(const Options& opt, int nranks) {
     }
   }
   return {};
+}
+
+}  // namespace
+
+Expected<Layout> plan_layout(const Options& opt, int nranks) {
+  Layout layout;
+  if (const Status v = fill_layout(opt, nranks, layout)) return *v;
+  return layout;
 }
 
 }  // namespace halobw

@@ -44,10 +44,9 @@ RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector
   return s;
 }
 
-std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
-                               const std::vector<int>& node_of_rank,
+std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs, const ProcGrid& grid,
+                               int rank, const std::vector<int>& node_of_rank,
                                const std::function<void(const RankPlan&)>& each) {
-  const std::vector<RowSpec> specs = row_specs(opt, grid);
   std::vector<RowPlan> rows;
   rows.reserve(specs.size());
   for (const RowSpec& spec : specs) {

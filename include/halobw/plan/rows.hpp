@@ -46,9 +46,10 @@ struct RowPlan {
   RowSummary all;      // every rank's
 };
 
-// Every row of the table for `rank`. `each`, where given, sees every rank's
-// plan of every row as it is made (tests count them). Pure.
-[[nodiscard]] std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
+// Every row of the table (`specs`, from plan_layout) for `rank` on `grid`. `each`, where given, sees every
+// rank's plan of every row as it is made (tests count them). Pure.
+[[nodiscard]] std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs,
+                                             const ProcGrid& grid, int rank,
                                              const std::vector<int>& node_of_rank,
                                              const std::function<void(const RankPlan&)>& each = {});
 
