@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up, build a preset (default: host, the release build with Open MPI; also:
-# mpich, the same against MPICH; debug, with AddressSanitizer and UBSan), and
+# Set up (scripts/setup.sh --tests: the build's packages and the tests'), build
+# a preset (default: host, the release build with Open MPI; also: mpich, the
+# same against MPICH; debug, with AddressSanitizer and UBSan), and
 # run the whole test suite with ctest (MPI tests at 1, 2, 4 and 8 ranks,
 # oversubscribed where cores are few; host and mpich also launch their build
 # under srun and on simulated nodes).
@@ -25,7 +26,7 @@ stop_slurm() {
 }
 trap stop_slurm EXIT
 
-./scripts/setup.sh "$preset"
+./scripts/setup.sh --tests "$preset"
 cmake --preset "$preset"
 cmake --build --preset "$preset" -j"$(nproc)"
 ctest --preset "$preset" -j"$(nproc)" "$@"

@@ -96,7 +96,7 @@ def slurm_up(args):
         skip("Slurm: not root, so no daemons can be started here (scripts/slurm_up.sh needs root)")
     if not shutil.which("srun") or not shutil.which("slurmctld", path=os.environ.get("PATH", "") + ":/usr/sbin"):
         if require_slurm():
-            print("FAIL Slurm is not installed (scripts/setup.sh host|mpich installs it), HALOBW_REQUIRE_SLURM=1")
+            print("FAIL Slurm is not installed (scripts/setup.sh --tests host|mpich installs it), HALOBW_REQUIRE_SLURM=1")
             return 1
         skip("Slurm: not installed (apt-get install --no-install-recommends slurmd slurmctld slurm-client "
              "munge libpmix-dev)")
