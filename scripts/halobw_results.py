@@ -164,6 +164,17 @@ DECIMALS = {"Global": TEXT, "Local": TEXT, "Slowest_host": TEXT, "Skew": 2, "min
             "Eff": 2, "Copy_GBps": 3, "Peer_GBps": 3, "Comp_us": 1, "Blocking_us": 1,
             "Overlap_us": 1, "Exposed_us": 1, "Noise_us": 1, "Hidden": 2, "Comp_GBps": 3,
             "Field_MiB": 1, "Huge_MiB": 1, "ranks_per_core": 2}
+
+
+def csv_number(name, v):
+    """A number as the benchmark's CSV prints it: fixed with DECIMALS[name]; a rate (GB/s) with more
+    below 0.1, so that it keeps 3 significant digits (docs/output.md)."""
+    places = DECIMALS[name]
+    if name.endswith("_GBps") and v != 0 and math.isfinite(v):
+        places = min(15, max(places, 2 - math.floor(math.log10(abs(v)))))
+    return f"{v:.{places}f}"
+
+
 # Least value of the integer fields.
 INT_MIN = {"ranks": 1, "nodes": 1, "iters": 1, "repeats": 1, "fields": 1, "N": 1, "L": 1, "H": 1, "Iters": 1}
 # --iters auto: each row's K lies in this range.
@@ -1147,6 +1158,9 @@ def _field_problem(name, text, version=SCHEMA_VERSION):
         return None if GRID_RE.match(text) else f"{name[0]}Xx{name[0]}Yx{name[0]}Z"
     if name in INT_FIELDS:
         return None if re.match(r"^(0|[1-9][0-9]*)$", text) else "a whole number"
+    if name.endswith("_GBps") and re.match(r"^[0-9]+\.[0-9]{3,}$", text):
+        ok = text == csv_number(name, float(text))
+        return None if ok else "3 decimals, more below 0.1 for 3 significant digits"
     if name in DECIMALS:
         want = r"^-?[0-9]+\.[0-9]{%d}$" % DECIMALS[name]
         return None if re.match(want, text) else f"fixed with {DECIMALS[name]} decimals"

@@ -38,6 +38,24 @@ TEST(Report, RatesFollowBytesAndTime) {
   EXPECT_EQ(format_row(row, Groups{}), "16 0 2.0 0.000 0.000 0 2 0\n");
 }
 
+// A slow row keeps 3 significant digits of its rates, in the table and the CSV:
+// 0.000 is kept for the rows where nothing crossed.
+TEST(Report, SlowRatesKeepThreeSignificantDigits) {
+  Row row;
+  row.n = 8;
+  row.send_max = row.send_min = 1024;
+  row.seconds = 14484.0e-6;
+  row.counts.remote_faces = 2;
+  EXPECT_EQ(format_row(row, Groups{}), "8 1024 14484.0 0.0000707 0.000141 2 0 0\n");
+  const auto& uni = *std::find_if(columns().begin(), columns().end(),
+                                  [](const Column& c) { return std::string(c.name) == "Uni_GBps"; });
+  EXPECT_EQ(csv_text(uni, Cell::of(7.0699e-5)), "0.0000707");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.0999)), "0.0999");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.1)), "0.100");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.0)), "0.000");
+  EXPECT_EQ(table_text(uni, Cell::of(123.4567)), "123.457");
+}
+
 TEST(Report, SendMinColumn) {
   Row row;
   row.n = 17;

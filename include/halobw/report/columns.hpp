@@ -77,7 +77,7 @@ constexpr int kText = -2;   // a text column (Global: "GXxGYxGZ", Slowest_host)
 struct Column {
   const char* name;
   const char* unit;  // "cells", "bytes", "us", "GB/s", "count", "ratio"
-  int decimals;      // fixed decimals in the table and CSV, or kWhole
+  int decimals;      // fixed decimals in the table and CSV (GB/s: at least; 3 significant digits), or kWhole
   Group group;
   bool na_allowed;       // may be n/a (JSON null)
   bool in_table;         // shown by the table (else in files only)
