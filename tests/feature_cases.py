@@ -428,7 +428,7 @@ def walls_run(r, pack):
         env = run_cases.rma_env(r, ranks, flags, what) if "rma" in flags else {}
         before = r.failures
         r.table(ranks, flags, env, rows=2,
-                expect=["# check N=13x10x9 passed", "# check N=8 passed", " BoundaryFaces",
+                expect=["# check Global=13x10x9 passed", "# check Global=8x8x8 passed", " BoundaryFaces",
                         f"# periodic {periodic}; walls along {walls}: "])
         if r.failures > before:
             failed.append(f"-n {ranks} --method {flags[flags.index('--method') + 1]} --stencil "

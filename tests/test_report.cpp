@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "halobw/app/header.hpp"
 #include "halobw/measure/clock.hpp"
 #include "halobw/platform/reduce.hpp"
 #include "halobw/report/columns.hpp"
@@ -54,6 +55,20 @@ TEST(Report, SlowRatesKeepThreeSignificantDigits) {
   EXPECT_EQ(csv_text(uni, Cell::of(0.1)), "0.100");
   EXPECT_EQ(csv_text(uni, Cell::of(0.0)), "0.000");
   EXPECT_EQ(table_text(uni, Cell::of(123.4567)), "123.457");
+}
+
+// 12 ranks under one launcher daemon with three host names: MPI makes one node
+// of them. The note counts every host name (not those seen before the first
+// rank that differs) and says "1 node".
+TEST(Report, RankNodeNoteCountsEveryHost) {
+  std::vector<std::string> hosts;
+  for (const char* h : {"node0", "node1", "node2"}) hosts.insert(hosts.end(), 4, h);
+  const std::string note = node_note(hosts, std::vector<int>(12, 0));
+  EXPECT_NE(note.find("(MPI_COMM_TYPE_SHARED makes 1 node of the ranks, their host names 3;"), std::string::npos)
+      << note;
+  EXPECT_NE(node_note({"a", "a"}, {0, 1}).find("makes 2 nodes of the ranks, their host names 1;"),
+            std::string::npos);
+  EXPECT_EQ(node_note({"a", "a", "b"}, {0, 0, 1}), "");
 }
 
 TEST(Report, SendMinColumn) {

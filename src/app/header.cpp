@@ -166,16 +166,17 @@ std::string node_note(const std::vector<std::string>& hosts, const std::vector<i
   std::map<std::string, std::size_t> first_on_host;
   std::map<int, std::size_t> first_on_node;
   bool same = true;
-  for (std::size_t r = 0; r < hosts.size(); ++r)
-    same = same && first_on_host.emplace(hosts[r], r).first->second ==
-                       first_on_node.emplace(node_of_rank[r], r).first->second;
+  for (std::size_t r = 0; r < hosts.size(); ++r) {  // every rank counted, also after the first difference
+    const std::size_t by_host = first_on_host.emplace(hosts[r], r).first->second;
+    same = by_host == first_on_node.emplace(node_of_rank[r], r).first->second && same;
+  }
   if (same) return {};
   std::string out = "rank_node";
   for (std::size_t r = 0; r < node_of_rank.size(); ++r) out += fmt::format(" {}:{}", r, node_of_rank[r]);
   return out + fmt::format(
-                   " (MPI_COMM_TYPE_SHARED makes {} nodes of the ranks, their host names {}; OffNode_B and "
+                   " (MPI_COMM_TYPE_SHARED makes {} node{} of the ranks, their host names {}; OffNode_B and "
                    "the placements follow MPI's nodes)",
-                   first_on_node.size(), first_on_host.size());
+                   first_on_node.size(), first_on_node.size() == 1 ? "" : "s", first_on_host.size());
 }
 
 // Which axes wrap around and which have walls (--periodic).
