@@ -755,12 +755,13 @@ def expected_columns(cols):
 
 
 def dry_columns(cols):
-    """A dry run's columns: N or L, [H], [Placement], then DRY_COLUMNS."""
+    """A dry run's columns: N or L (Global or Local where some size is no cube), [H], [Placement], then
+    DRY_COLUMNS."""
     rest = cols[1:]
     for name in ("H", "Placement"):
         if rest[:1] == [name]:
             rest = rest[1:]
-    return cols[:1] in (["N"], ["L"]) and rest == DRY_COLUMNS
+    return cols[:1] in (["N"], ["L"], ["Global"], ["Local"]) and rest == DRY_COLUMNS
 
 
 class Layout:
@@ -919,8 +920,10 @@ def check_table(text):
         if sweep and halo not in h["halos"]:
             errors.append(f"{where}: H {halo} is not one of the widths {h['halos']}")
         if dry:
-            if not re.fullmatch(r"[1-9]\d*(x[1-9]\d*x[1-9]\d*)?", row[cols[0]]):
-                errors.append(f"{where}: {cols[0]} {row[cols[0]]} is neither a side nor XxYxZ")
+            form = r"[1-9]\d*" if cols[0] in ("N", "L") else r"[1-9]\d*x[1-9]\d*x[1-9]\d*"
+            if not re.fullmatch(form, row[cols[0]]):
+                errors.append(f"{where}: {cols[0]} {row[cols[0]]} is not a "
+                              f"{'side' if cols[0] in ('N', 'L') else 'box XxYxZ'}")
                 continue
             brick = box(row[cols[0]]) if local else None
             glob = tuple(b * g for b, g in zip(brick, grid)) if local else box(row[cols[0]])
@@ -1250,12 +1253,12 @@ allocated or timed
 # placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks
 """ + WALLS_NOTE_Z + """
 # Rank_B: the most one rank allocates (fields, packed buffers, staging and limit buffers); Node_B: ...
-# N Placement Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B Brick_min \
-Brick_max Rank_B Node_B Fits
+# Global Placement Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B \
+Brick_min Brick_max Rank_B Node_B Fits
 12x8x8 linear 640 640 5 0 4 1 512 2048 4x4x4 4x4x4 1728 6912 yes
 12x8x8 nodes 640 640 5 0 2 1 256 1024 4x4x4 4x4x4 1728 6912 yes
-24 linear 4608 4608 5 0 4 1 3456 13824 8x12x12 8x12x12 15680 62720 yes
-24 nodes 4608 4608 5 0 2 1 2304 9216 8x12x12 8x12x12 15680 62720 no
+24x24x24 linear 4608 4608 5 0 4 1 3456 13824 8x12x12 8x12x12 15680 62720 yes
+24x24x24 nodes 4608 4608 5 0 2 1 2304 9216 8x12x12 8x12x12 15680 62720 no
 """.replace("\\\n", "")
 
 # A dry run under a launcher: the job's own ranks, one node; 17 on 1x2x2 splits unevenly (17x9x9 to 17x8x8):
@@ -1397,6 +1400,8 @@ def self_test():
         "Rank_B 1727 is less than the fields": DRY_TABLE.replace("4x4x4 1728 6912 yes\n12x8x8 nodes",
                                                            "4x4x4 1727 6912 yes\n12x8x8 nodes"),
         "Fits maybe": DRY_TABLE.replace("62720 no", "62720 maybe"),
+        "N 12x8x8 is not a side": DRY_TABLE.replace("# Global Placement", "# N Placement"),
+        "Global 24 is not a box XxYxZ": DRY_TABLE.replace("24x24x24 linear", "24 linear"),
         "L n/a is not a side": LOCAL_EXTENTS.replace("# Local Global", "# L Global").replace("8x6x4 8x6x8",
                                                                                           "n/a 8x6x8"),
         "Global 16x12 is not a box XxYxZ": EXTENTS.replace("16x12x8 1280", "16x12 1280"),

@@ -351,6 +351,14 @@ TEST(Settings, ItersAutoMinTimeAndPerRank) {
   EXPECT_NE(render_csv(r).find(",7,0.050,5,"), std::string::npos);
 }
 
+// Under load the fastest warm-up call is the exception: K comes from the median.
+TEST(Clock, AutoItersFromTheTypicalWarmUpCall) {
+  EXPECT_DOUBLE_EQ(typical_call({0.1, 1e-5, 0.1, 0.1, 0.1}), 0.1);  // one fast call among slow ones
+  EXPECT_DOUBLE_EQ(typical_call({3.0, 1.0, 2.0, 4.0}), 2.0);         // an even count: the lower middle one
+  EXPECT_DOUBLE_EQ(typical_call({0.5}), 0.5);
+  EXPECT_EQ(auto_iters(typical_call({0.1, 1e-5, 0.1, 0.1, 0.1}), 0.2), kAutoItersLeast);
+}
+
 TEST(Clock, AutoItersFromTheTimeOfACall) {
   EXPECT_EQ(auto_iters(1.0 / 1024, 0.25), 256);    // a block of K calls lasts min_time
   EXPECT_EQ(auto_iters(1.0 / 1000, 0.2005), 201);  // rounded up: at least min_time

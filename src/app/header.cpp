@@ -86,7 +86,7 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
   if (opt.iters_auto) {
     h.notes.push_back(fmt::format(
         "iters auto: each row's K (column Iters) from its warm-up{}, so that a timed block lasts at least "
-        "{:.3f} s (--min-time): on each rank from its fastest warm-up exchange, then the most over the "
+        "{:.3f} s (--min-time): on each rank from its median warm-up exchange, then the most over the "
         "ranks; "
         "K from {} to {}; --breakdown's reference, --limit and --overlap time the same K",
         opt.warmup == 0 ? " (--warmup 0: one exchange, untimed, to estimate from)" : "", opt.min_time,
