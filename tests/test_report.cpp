@@ -64,7 +64,8 @@ TEST(Report, RankNodeNoteCountsEveryHost) {
   std::vector<std::string> hosts;
   for (const char* h : {"node0", "node1", "node2"}) hosts.insert(hosts.end(), 4, h);
   const std::string note = node_note(hosts, std::vector<int>(12, 0));
-  EXPECT_NE(note.find("(MPI_COMM_TYPE_SHARED makes 1 node of the ranks, their host names 3;"), std::string::npos)
+  EXPECT_NE(note.find("(MPI_COMM_TYPE_SHARED makes 1 node of the ranks, their host names 3;"),
+            std::string::npos)
       << note;
   EXPECT_NE(node_note({"a", "a"}, {0, 1}).find("makes 2 nodes of the ranks, their host names 1;"),
             std::string::npos);
@@ -354,7 +355,7 @@ TEST(Settings, ItersAutoMinTimeAndPerRank) {
 // Under load the fastest warm-up call is the exception: K comes from the median.
 TEST(Clock, AutoItersFromTheTypicalWarmUpCall) {
   EXPECT_DOUBLE_EQ(typical_call({0.1, 1e-5, 0.1, 0.1, 0.1}), 0.1);  // one fast call among slow ones
-  EXPECT_DOUBLE_EQ(typical_call({3.0, 1.0, 2.0, 4.0}), 2.0);         // an even count: the lower middle one
+  EXPECT_DOUBLE_EQ(typical_call({3.0, 1.0, 2.0, 4.0}), 2.0);        // an even count: the lower middle one
   EXPECT_DOUBLE_EQ(typical_call({0.5}), 0.5);
   EXPECT_EQ(auto_iters(typical_call({0.1, 1e-5, 0.1, 0.1, 0.1}), 0.2), kAutoItersLeast);
 }
