@@ -9,7 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "halobw/platform/mpi.hpp"
@@ -91,7 +91,8 @@ constexpr int kAutoItersMost = 1000000;
 // it made a block last many times `min_time`. Pure.
 [[nodiscard]] inline double typical_call(std::vector<double> seconds) {
   if (seconds.empty()) return 0;
-  const auto middle = seconds.begin() + static_cast<std::ptrdiff_t>((seconds.size() - 1) / 2);
+  const auto middle =
+      seconds.begin() + static_cast<std::vector<double>::difference_type>((seconds.size() - 1) / 2);
   std::nth_element(seconds.begin(), middle, seconds.end());
   return *middle;
 }
