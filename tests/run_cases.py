@@ -437,6 +437,12 @@ def bad_input(r):
                             (["--ranks", "8"], "--ranks needs --dry-run"),
                             (["--dry-run", "--ranks-per-node", "0"], "--ranks-per-node: '0'"),
                             (["--size", "64"], "--size: unknown option; did you mean --sizes?"),
+                            # OSU's and Comb's habits: our equivalent in one line (issue 29).
+                            (["-m", "8:1024"], "-m: OSU's message-size range; here --sizes A:B"),
+                            (["-d", "cuda"], "-d: OSU's buffer location (-d cuda); here --backend"),
+                            (["--sizes", "100_100_100"], "'100_100_100': Comb's X_Y_Z; here three extents"),
+                            (["-divide", "2_2_2"], "-divide: Comb's process grid (2_2_2); here --grid 2x2x2"),
+                            (["--message-size", "8"], "--message-size: OSU's message-size range"),
                             (["--sizes", "--format", "json"], "--sizes needs a value"),
                             (["--grid", "1x1"], "--grid: '1x1' is not GXxGYxGZ or GX,GY,GZ")):
         reject(2, flags, fragment)
