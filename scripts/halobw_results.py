@@ -687,6 +687,12 @@ def _csv_status(path, line, record):
     return st
 
 
+def status_line(record):
+    """Whether a version-3 CSV line is the one line of a run that failed before its first row: every
+    column of a row empty (docs/output.md, Status)."""
+    return all(record.get(n, "") == "" for n in COLUMNS)
+
+
 def _read_csv(path, text):
     header = header_line = current = None
     version = None
@@ -719,6 +725,16 @@ def _read_csv(path, text):
         if version == 1:
             settings["halo"] = str(settings["halo"])
         _check_run(path, lineno, settings)
+        if version >= 3 and status_line(record):
+            # A run that failed before its first row: its settings and status, and no row.
+            status = _csv_status(path, lineno, record)
+            if status["state"] != "failed" or rows or runs:
+                raise ResultError(path, lineno, "a line with no row is only the whole file of a run that failed "
+                                  "before its first row (status failed)")
+            runs.append(Run(path, lineno, settings, provenance={n: record[n] for n in PROVENANCE if n in record},
+                            version=version, status=status))
+            new_run = False
+            continue
         measured = {n: _csv_value(path, lineno, n, record[n]) if n in record else None for n in COLUMNS}
         if version == 1:
             _v1_row(settings, measured)
@@ -1130,6 +1146,8 @@ def csv_format_problems(path):
             header_seen = True
             continue
         rec = dict(zip(columns, raw_fields))
+        if f.version >= 3 and status_line(rec):
+            continue  # a run that failed before its first row: the reader checked its settings and status
         for name, value in rec.items():
             if name not in PROVENANCE + ("reason", "warnings") and value != value.strip():
                 problems.append(f"{path}:{lineno}: {name}: {value!r} has spaces")

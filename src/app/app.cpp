@@ -233,7 +233,7 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
   }
   if (const Status v = agree(comm, validate_layout(opt, comm.size()))) return stop(comm, *v);
   // Rank 0 looks at --output now, so an unwritable path fails before any measurement;
-  // the file itself is only written once there are rows.
+  // the file itself is only written once measuring has begun.
   if (const Status v =
           agree(comm, comm.rank() == 0 && opt.output ? Output::check_target(*opt.output) : Status{})) {
     return stop(comm, *v);
