@@ -220,13 +220,16 @@ def hugepages(r):
     if off and "# hugepages N=" in off:
         r.fail("hugepages off", off)
     r.cases += 1
-    path = os.path.join(tempfile.mkdtemp(prefix="halobw-huge-"), "h.json")
+    work = tempfile.mkdtemp(prefix="halobw-huge-")
+    path = os.path.join(work, "h.json")
     rc, _, err = r.run(2, ["--axis", "z", "--sizes", "128", "--format", "json", "--output", path, "--quiet"] + FAST)
     try:
         row = json.load(open(path))["rows"][0]
         ok = rc == 0 and row["Field_MiB"] > 2 and 0 <= row["Huge_MiB"] <= row["Field_MiB"]
     except (OSError, ValueError, KeyError):
         ok = False
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     if not ok:
         r.fail("hugepages JSON", f"exit {rc} {err}")
     else:
@@ -687,6 +690,7 @@ def regions(r):
                 break
         else:
             print(f"ok   {what}: start and finish balanced, {', '.join(sorted(phases))} inside them, on both ranks")
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def region_problem(path, phases, iters):

@@ -17,6 +17,7 @@ Suites:
   readme      the README's "What it prints" command, run: every '#' line it shows is printed
 """
 import argparse
+import atexit
 import csv
 import io
 import json
@@ -854,6 +855,15 @@ def rma_env(r, ranks, flags, what):
     return {}
 
 
+def private_tmp(suite):
+    """Every temporary folder this process makes (tempfile.mkdtemp) lies in one of its own, removed
+    at exit, pass, fail or exception: a suite leaves nothing in /tmp (test cleanup/tmp)."""
+    root = tempfile.mkdtemp(prefix=f"halobw-{suite}-")
+    tempfile.tempdir = root
+    atexit.register(shutil.rmtree, root, True)
+    return root
+
+
 def run_suite(suites, namespace):
     """Parses the runner's arguments, runs one suite of `suites` (names of
     functions in `namespace`) and returns the exit status; shared by the
@@ -870,6 +880,7 @@ def run_suite(suites, namespace):
     ap.add_argument("--schema", help="docs/output.schema.json")
     ap.add_argument("suite", choices=suites)
     args = ap.parse_args()
+    private_tmp(args.suite)
     r = Runner(args)
     r.schema = args.schema
     namespace[args.suite](r)
