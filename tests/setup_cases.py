@@ -8,6 +8,9 @@
 - The project configures without GoogleTest (as after run.sh's set-up), saying
   that the tests are not configured and which command installs what they need.
 - The README says which command installs what.
+- Presets say what they need: openmp fails at configure against a Kokkos without OpenMP (Debian's),
+  cuda and hip without Kokkos_ROOT say to set it; scripts/gpu_check.sh without its build names the
+  missing build and writes nothing.
 
 usage: setup_cases.py --root REPO [--cmake CMAKE]
 Prints one line per check; exit status 1 on any failure.
@@ -61,6 +64,27 @@ def configure_without_gtest(root, cmake, c):
                 "the build without GoogleTest has the benchmark and no test binary")
 
 
+def presets(root, cmake, c):
+    env = {k: v for k, v in os.environ.items() if k != "Kokkos_ROOT"}
+    for preset, want in (("openmp", "not OPENMP, which this preset needs: set Kokkos_ROOT"),
+                         ("cuda", "the cuda preset needs Kokkos_ROOT"), ("hip", "the hip preset needs Kokkos_ROOT")):
+        with tempfile.TemporaryDirectory(prefix="halobw-preset-") as build:
+            r = subprocess.run([cmake, "--preset", preset, "-B", build], cwd=root, capture_output=True, text=True,
+                               env=env)
+        said = " ".join((r.stdout + r.stderr).split())
+        if preset == "openmp" and r.returncode == 0:
+            c.check("OPENMP" in said, "openmp configures only against a Kokkos with OpenMP", said[-600:])
+            continue
+        c.check(r.returncode != 0 and want in said, f"cmake --preset {preset} says what it needs", said[-800:])
+    with tempfile.TemporaryDirectory(prefix="halobw-gpu-check-") as tmp:
+        out = os.path.join(tmp, "out")
+        r = subprocess.run([os.path.join(root, "scripts", "gpu_check.sh"), os.path.join(tmp, "build-cuda"), "cuda",
+                            out], capture_output=True, text=True)
+        c.check(r.returncode == 2 and "build-cuda/halo-bandwidth: build the cuda preset first" in r.stderr
+                and not os.path.exists(out), "gpu_check.sh without its build names it and writes nothing",
+                f"exit {r.returncode}: {r.stderr}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True)
@@ -98,6 +122,7 @@ def main():
             "the README's quick start says which command installs what")
 
     configure_without_gtest(root, args.cmake, c)
+    presets(root, args.cmake, c)
     print(f"{c.failed} failed")
     return 1 if c.failed else 0
 
