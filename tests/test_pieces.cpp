@@ -5,6 +5,7 @@
 #include <set>
 
 #include "halobw/cli/settings.hpp"
+#include "halobw/plan/layout.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 #include "halobw/plan/rank_map.hpp"
@@ -136,6 +137,27 @@ TEST(Faces, SendRangeOfUnevenSplit) {
   EXPECT_EQ(r.send_min, 2u * 8 * 2 * 17 * 8 * 2);
   EXPECT_EQ(r.most.remote_faces, 4);
   EXPECT_EQ(r.most.self_faces, 2);
+}
+
+// Notes and messages name a row by the table's size column: N or L for cubes,
+// Global or Local (extents, cubes too) as soon as one size is not a cube.
+TEST(Rows, LabelsFollowTheSizeColumn) {
+  Options o;
+  const ProcGrid g({1, 2, 2});
+  o.sizes = {{12, 12, 12}};
+  EXPECT_STREQ(size_column(o), "N");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[0]), "N=12");
+  o.sizes = {{16, 12, 8}, {12, 12, 12}};
+  EXPECT_STREQ(size_column(o), "Global");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[0]), "Global=16x12x8");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[1]), "Global=12x12x12");
+  o.local = true;
+  o.halos = {1, 2};
+  EXPECT_STREQ(size_column(o), "Local");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[3]), "Local=12x12x12 H=2");
+  o.sizes = {{8, 8, 8}};
+  EXPECT_STREQ(size_column(o), "L");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[0]), "L=8 H=1");
 }
 
 TEST(Rows, EachRowPlannedOnce) {

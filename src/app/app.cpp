@@ -235,7 +235,7 @@ int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) 
   const Expected<Layout> layout = plan_layout(opt, comm.size());
   if (const Status v = agree(comm, layout.status())) return stop(comm, *v);
   // Rank 0 looks at --output now, so an unwritable path fails before any measurement;
-  // the file itself is only written once there are rows.
+  // the file itself is only written once measuring has begun.
   if (const Status v =
           agree(comm, comm.rank() == 0 && opt.output ? Output::check_target(*opt.output) : Status{})) {
     return stop(comm, *v);

@@ -85,8 +85,11 @@ std::vector<DryRow> plan_dry(const Options& opt, const ProcGrid& grid, const Dry
   return rows;
 }
 
-std::string size_text(const RowSpec& s) {
-  return s.cube() > 0 ? std::to_string(s.cube()) : dims_string(s.size);
+// The size as its column (size_column) prints it: a side, or extents (Global: the box, Local: the brick).
+std::string size_text(const Options& opt, const RowSpec& s) {
+  const std::string column = size_column(opt);
+  if (column == "N" || column == "L") return std::to_string(s.cube());
+  return dims_string(column == "Global" ? s.global : s.size);
 }
 
 std::string render_rows(const Options& opt, const std::vector<DryRow>& rows, std::uint64_t available) {
@@ -95,10 +98,10 @@ std::string render_rows(const Options& opt, const std::vector<DryRow>& rows, std
   std::string out = fmt::format(
       "# {}{}{} Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B "
       "Brick_min Brick_max Rank_B Node_B Fits\n",
-      opt.local ? "L" : "N", sweep ? " H" : "", several ? " Placement" : "");
+      size_column(opt), sweep ? " H" : "", several ? " Placement" : "");
   for (const DryRow& r : rows) {
     const PieceCounts& c = r.all.most;
-    out += fmt::format("{}{}{} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", size_text(*r.spec),
+    out += fmt::format("{}{}{} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", size_text(opt, *r.spec),
                        sweep ? " " + std::to_string(r.spec->halo) : std::string(),
                        several ? " " + to_string(r.placement) : std::string(), r.all.send_max, r.all.send_min,
                        c.remote_faces, c.self_faces, c.offnode_faces, c.boundary_faces, r.all.offnode_max,

@@ -85,7 +85,7 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
   if (opt.iters_auto) {
     h.notes.push_back(fmt::format(
         "iters auto: each row's K (column Iters) from its warm-up{}, so that a timed block lasts at least "
-        "{:.3f} s (--min-time): on each rank from its fastest warm-up exchange, then the most over the "
+        "{:.3f} s (--min-time): on each rank from its median warm-up exchange, then the most over the "
         "ranks; "
         "K from {} to {}; --breakdown's reference, --limit and --overlap time the same K",
         opt.warmup == 0 ? " (--warmup 0: one exchange, untimed, to estimate from)" : "", opt.min_time,
@@ -165,16 +165,17 @@ std::string node_note(const std::vector<std::string>& hosts, const std::vector<i
   std::map<std::string, std::size_t> first_on_host;
   std::map<int, std::size_t> first_on_node;
   bool same = true;
-  for (std::size_t r = 0; r < hosts.size(); ++r)
-    same = same && first_on_host.emplace(hosts[r], r).first->second ==
-                       first_on_node.emplace(node_of_rank[r], r).first->second;
+  for (std::size_t r = 0; r < hosts.size(); ++r) {  // every rank counted, also after the first difference
+    const std::size_t by_host = first_on_host.emplace(hosts[r], r).first->second;
+    same = by_host == first_on_node.emplace(node_of_rank[r], r).first->second && same;
+  }
   if (same) return {};
   std::string out = "rank_node";
   for (std::size_t r = 0; r < node_of_rank.size(); ++r) out += fmt::format(" {}:{}", r, node_of_rank[r]);
   return out + fmt::format(
-                   " (MPI_COMM_TYPE_SHARED makes {} nodes of the ranks, their host names {}; OffNode_B and "
+                   " (MPI_COMM_TYPE_SHARED makes {} node{} of the ranks, their host names {}; OffNode_B and "
                    "the placements follow MPI's nodes)",
-                   first_on_node.size(), first_on_host.size());
+                   first_on_node.size(), first_on_node.size() == 1 ? "" : "s", first_on_host.size());
 }
 
 // Which axes wrap around and which have walls (--periodic).

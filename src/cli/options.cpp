@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "halobw/cli/habits.hpp"
 #include "halobw/cli/help.hpp"
 #include "halobw/cli/size_list.hpp"
 #include "halobw/cli/whole_number.hpp"
@@ -612,6 +613,7 @@ Status prescan(const std::vector<std::string>& args, const std::vector<Known>& k
   std::vector<const Known*> seen;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--") break;
+    if (const auto habit = habit_of_value(args[i])) return fail(*habit);  // Comb's 100_100_100
     if (!option_like(args[i])) continue;
     const auto eq = args[i].find('=');
     const std::string name = args[i].substr(0, eq);
@@ -619,6 +621,7 @@ Status prescan(const std::vector<std::string>& args, const std::vector<Known>& k
       return std::find(k.names.begin(), k.names.end(), name) != k.names.end();
     });
     if (it == known.end()) {
+      if (const auto habit = habit_of_option(name)) return fail(*habit);  // OSU's and Comb's options
       const auto near = nearest_name(name, names);
       return fail(name + ": unknown option; " + (near ? "did you mean " + *near + "?" : "--help lists them"));
     }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
 #include <string>
 
@@ -31,10 +32,19 @@ std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
   return rows;
 }
 
+const char* size_column(const Options& opt) {
+  const bool cubes = std::all_of(opt.sizes.begin(), opt.sizes.end(),
+                                 [](const Index3& n) { return n[0] == n[1] && n[1] == n[2]; });
+  if (opt.local) return cubes ? "L" : "Local";
+  return cubes ? "N" : "Global";
+}
+
 std::string row_label(const Options& opt, const RowSpec& row) {
-  const std::string size = row.cube() > 0 ? std::to_string(row.cube()) : dims_string(row.size);
-  return std::string(opt.local ? "L=" : "N=") + size +
-         (opt.halos.size() > 1 ? " H=" + std::to_string(row.halo) : std::string());
+  const std::string column = size_column(opt);
+  const std::string size = column == "N" || column == "L" ? std::to_string(row.cube())
+                           : column == "Global"           ? dims_string(row.global)
+                                                          : dims_string(row.size);
+  return column + "=" + size + (opt.halos.size() > 1 ? " H=" + std::to_string(row.halo) : std::string());
 }
 
 Shape shape_of(const Options& opt, const RowSpec& row) {

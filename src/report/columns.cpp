@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 
 namespace halobw {
 
@@ -148,10 +150,18 @@ const std::vector<Column> kColumns{
      [](const Row& r) { return r.huge ? Cell::of(r.huge->huge_min) : Cell{}; }},
 };
 
+// A rate keeps at least 3 significant digits: more decimals below 0.1 GB/s, so
+// a slow row (0.0000712) never prints as 0.000, which reads as nothing crossed.
+int decimals_of(const Column& c, double v) {
+  if (std::strcmp(c.unit, "GB/s") != 0 || v == 0 || !std::isfinite(v)) return c.decimals;
+  const int significant = 2 - static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  return std::clamp(significant, c.decimals, 15);
+}
+
 std::string fixed(const Column& c, const Cell& v) {
   if (v.kind == Cell::Kind::text) return v.text;
   if (v.kind == Cell::Kind::integer) return std::to_string(v.integer);
-  return fmt::format("{:.{}f}", v.number, c.decimals);
+  return fmt::format("{:.{}f}", v.number, decimals_of(c, v.number));
 }
 
 }  // namespace

@@ -33,7 +33,11 @@ struct RowSpec {
 };
 [[nodiscard]] std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid);
 
-// "N=64", "L=32", with " H=2" in a halo sweep: how notes and messages name a row.
+// The table's size column: N (--sizes) or L (--local) where every size is a
+// cube, else Global (--sizes) or Local (--local), whose cells are extents.
+[[nodiscard]] const char* size_column(const Options& opt);
+// A row as its size column names it: "N=64", "L=32", "Global=128x512x512",
+// "Local=64x64x32", with " H=2" in a halo sweep: how notes and messages name a row.
 [[nodiscard]] std::string row_label(const Options& opt, const RowSpec& row);
 
 // What a row exchanges: its global box, halo, directions and fields.

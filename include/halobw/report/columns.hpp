@@ -84,7 +84,7 @@ enum ColumnShows : unsigned {
 struct Column {
   const char* name;
   const char* unit;  // "cells", "bytes", "us", "GB/s", "count", "ratio"
-  int decimals;      // fixed decimals in the table and CSV, or kWhole
+  int decimals;      // fixed decimals in the table and CSV (GB/s: at least; 3 significant digits), or kWhole
   Group group;
   unsigned shows;       // ColumnShows
   const char* meaning;  // one line, as docs/output.md says it
