@@ -11,10 +11,11 @@
 // row, both faces' copies spelled out. Each message holds its pieces one
 // after another, each in field order (x fastest), as halo-bandwidth's do.
 //
-// Timed on the benchmark's clock: warm-up, barrier, K exchanges, barrier,
-// divided by K, the slowest rank. The pack and unpack passes are timed inside
-// those exchanges as well, and the rank whose pack + unpack is the largest
-// gives both (as --breakdown gives the busiest rank's phases). Memory is placed
+// Timed on the benchmark's clock: warm-up, then REPEATS blocks of barrier, K
+// exchanges, barrier, divided by K, the slowest rank; the median block counts
+// (halo-bandwidth --repeats). The pack and unpack passes are timed inside
+// those exchanges as well, and in the median block the rank whose pack +
+// unpack is the largest gives both (as --breakdown gives the busiest rank's phases). Memory is placed
 // as halo-bandwidth --hugepages on places host memory: a region of 2 MiB or
 // more on whole 2 MiB pages advised to huge pages, zeroed by its rank.
 //
@@ -22,7 +23,7 @@
 // stencil's pieces holds the owned value of the periodic neighbour it mirrors,
 // every other cell is as it was. Exit 1 if not (ctest runs that check).
 //
-// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP HUGEPAGES(0|1)
+// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1)
 //   x: the two x faces (--axis x); faces: the six faces (--faces); box: all 26 pieces
 //   (--stencil box). N must divide by GX, GY and GZ, and each extent be at least 2 HALO.
 // Prints (rank 0): time_us pack_us unpack_us send_bytes (to other ranks, this rank's)
@@ -217,23 +218,27 @@ struct Options {
   long h = 0;
   int iters = 0;
   int warmup = 0;
+  int repeats = 0;
   bool huge = false;
 };
 
 // The same answer on every rank (the same arguments): empty if usable, else why not.
 std::string parse(int argc, char** argv, int size, Options& o) {
-  if (argc != 8) return "usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP HUGEPAGES";
+  if (argc != 9)
+    return "usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES";
   o.n = std::atol(argv[1]);
   o.stencil = argv[3];
   o.h = std::atol(argv[4]);
   o.iters = std::atoi(argv[5]);
   o.warmup = std::atoi(argv[6]);
-  o.huge = std::atoi(argv[7]) != 0;
+  o.repeats = std::atoi(argv[7]);
+  o.huge = std::atoi(argv[8]) != 0;
   if (std::sscanf(argv[2], "%d,%d,%d", &o.g[0], &o.g[1], &o.g[2]) != 3 || o.g[0] < 1 || o.g[1] < 1 ||
       o.g[2] < 1 || o.g[0] * o.g[1] * o.g[2] != size)
     return "the grid GX,GY,GZ must multiply to the number of ranks";
   if (o.stencil != "x" && o.stencil != "faces" && o.stencil != "box") return "the stencil is x, faces or box";
-  if (o.h < 1 || o.iters < 1 || o.warmup < 0) return "HALO and ITERS must be at least 1, WARMUP at least 0";
+  if (o.h < 1 || o.iters < 1 || o.repeats < 1 || o.warmup < 0)
+    return "HALO, ITERS and REPEATS must be at least 1, WARMUP at least 0";
   for (const int gi : o.g) {
     if (o.n % gi != 0 || o.n / gi < 2 * o.h) return "N must divide by the grid, each extent at least 2 HALO";
   }
@@ -389,6 +394,40 @@ long visit(double* f, const Brick& b, const int c[3], const Options& o, bool che
   return wrong;
 }
 
+// One timed block, as rank 0 has it: seconds per exchange of the slowest
+// rank, and the pack and unpack seconds per exchange of the busiest.
+struct Block {
+  double time = 0;
+  double pack = 0;
+  double unpack = 0;
+};
+
+// The REPEATS blocks of K exchanges; on rank 0 the median block by time.
+Block timed(const Options& o, Exchange& x, double* f, const Brick& b, std::vector<MPI_Request>& req,
+            int size) {
+  std::vector<Block> blocks;
+  std::vector<double> all(2 * static_cast<std::size_t>(size));
+  for (int r = 0; r < o.repeats; ++r) {
+    double pack_s = 0;
+    double unpack_s = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    for (int k = 0; k < o.iters; ++k) exchange(x, f, b, req, pack_s, unpack_s);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double mine = (MPI_Wtime() - t0) / o.iters;
+    Block block;
+    MPI_Reduce(&mine, &block.time, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    const double phases[2] = {pack_s / o.iters, unpack_s / o.iters};
+    MPI_Gather(phases, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (std::size_t q = 0; q < all.size(); q += 2) {
+      if (all[q] + all[q + 1] > block.pack + block.unpack) block.pack = all[q], block.unpack = all[q + 1];
+    }
+    blocks.push_back(block);
+  }
+  std::sort(blocks.begin(), blocks.end(), [](const Block& l, const Block& r) { return l.time < r.time; });
+  return blocks[blocks.size() / 2];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -424,27 +463,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (int w = 0; w < o.warmup; ++w) exchange(x, f, b, req, pack_s, unpack_s);
-  pack_s = unpack_s = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double t0 = MPI_Wtime();
-  for (int k = 0; k < o.iters; ++k) exchange(x, f, b, req, pack_s, unpack_s);
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double mine = (MPI_Wtime() - t0) / o.iters;
-  double slowest = 0;
-  MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  const double phases[2] = {pack_s / o.iters, unpack_s / o.iters};
-  std::vector<double> all(2 * static_cast<std::size_t>(size));
-  MPI_Gather(phases, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  const Block median = timed(o, x, f, b, req, size);
   long sent = 0;
   for (std::size_t i = 0; i < x.peers.size(); ++i) sent += x.peers[i] == rank ? 0 : 8 * x.count[i];
-  if (rank == 0) {
-    std::size_t busiest = 0;
-    for (std::size_t r = 1; r < static_cast<std::size_t>(size); ++r) {
-      if (all[2 * r] + all[2 * r + 1] > all[2 * busiest] + all[2 * busiest + 1]) busiest = r;
-    }
-    std::printf("%.3f %.3f %.3f %ld\n", slowest * 1e6, all[2 * busiest] * 1e6, all[2 * busiest + 1] * 1e6,
-                sent);
-  }
+  if (rank == 0)
+    std::printf("%.3f %.3f %.3f %ld\n", median.time * 1e6, median.pack * 1e6, median.unpack * 1e6, sent);
   std::free(f);
   std::free(x.send);
   std::free(x.recv);
