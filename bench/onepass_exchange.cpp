@@ -23,7 +23,13 @@
 // stencil's pieces holds the owned value of the periodic neighbour it mirrors,
 // every other cell is as it was. Exit 1 if not (ctest runs that check).
 //
+// With PACK datatype it is instead the datatype path's plain program: each
+// piece one message, MPI's subarray of the field at both ends (MPI_Irecv into
+// the ghost subarray, MPI_Isend of the owned one, MPI_Waitall), which is what
+// halo-bandwidth --pack datatype asks of MPI; pack_us and unpack_us are 0.
+//
 // Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1)
+// [kernel|datatype]
 //   x: the two x faces (--axis x); faces: the six faces (--faces); box: all 26 pieces
 //   (--stencil box). N must divide by GX, GY and GZ, and each extent be at least 2 HALO.
 // Prints (rank 0): time_us pack_us unpack_us send_bytes (to other ranks, this rank's)
@@ -220,12 +226,17 @@ struct Options {
   int warmup = 0;
   int repeats = 0;
   bool huge = false;
+  bool datatype = false;  // PACK datatype
 };
 
 // The same answer on every rank (the same arguments): empty if usable, else why not.
 std::string parse(int argc, char** argv, int size, Options& o) {
-  if (argc != 9)
-    return "usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES";
+  if (argc != 9 && argc != 10)
+    return "usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES "
+           "[kernel|datatype]";
+  const std::string pack = argc == 10 ? argv[9] : "kernel";
+  if (pack != "kernel" && pack != "datatype") return "PACK is kernel or datatype";
+  o.datatype = pack == "datatype";
   o.n = std::atol(argv[1]);
   o.stencil = argv[3];
   o.h = std::atol(argv[4]);
@@ -266,6 +277,15 @@ std::vector<Piece> directions(const std::string& stencil) {
 
 namespace {
 
+// One piece on the datatype path: the subarray sent to the neighbour at its
+// direction d, and the ghost subarray on side d that neighbour fills.
+struct Typed {
+  MPI_Datatype send = MPI_DATATYPE_NULL;
+  MPI_Datatype recv = MPI_DATATYPE_NULL;
+  int peer = 0;
+  int send_tag = 0;  // the index of d; the neighbour sends its piece -d with tag 26 - index
+};
+
 // This rank's messages: one per distinct neighbour, each way, and the pieces
 // that fill them; the buffers and the two passes over the rows.
 struct Exchange {
@@ -276,6 +296,8 @@ struct Exchange {
   std::vector<std::vector<Segment>> unpack;
   double* send = nullptr;
   double* recv = nullptr;
+  // PACK datatype: one message per piece, MPI's subarray of the field at each end.
+  std::vector<Typed> typed;
 };
 
 int rank_at(const int g[3], const int c[3]) { return c[0] + g[0] * (c[1] + g[1] * c[2]); }
@@ -333,10 +355,51 @@ Exchange plan(const Options& o, const Brick& b, const int c[3]) {
 
 namespace {
 
+// The subarray of the padded field that direction d's box covers: owned cells sent, or ghost cells filled.
+MPI_Datatype subarray(const Brick& b, const int d[3], bool send) {
+  int sizes[3];
+  int subsizes[3];
+  int starts[3];
+  for (int a = 0; a < 3; ++a) {
+    sizes[a] = static_cast<int>(b.p[a]);
+    subsizes[a] = static_cast<int>(d[a] == 0 ? b.e[a] : b.h);
+    starts[a] = static_cast<int>(box_lo(d[a], b.e[a], b.h, send));
+  }
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+// The datatype path's messages, one per piece of the stencil.
+std::vector<Typed> typed_pieces(const Options& o, const Brick& b, const int c[3]) {
+  std::vector<Typed> out;
+  for (const Piece& q : directions(o.stencil)) {
+    Typed t;
+    t.send = subarray(b, q.d, true);
+    t.recv = subarray(b, q.d, false);
+    t.peer = neighbour(o.g, c, q.d);
+    t.send_tag = (q.d[0] + 1) + 3 * (q.d[1] + 1) + 9 * (q.d[2] + 1);
+    out.push_back(t);
+  }
+  return out;
+}
+
+// The datatype path: receive every ghost subarray, send every owned one, wait.
+void exchange_typed(Exchange& x, double* f, std::vector<MPI_Request>& req) {
+  const std::size_t m = x.typed.size();
+  for (std::size_t i = 0; i < m; ++i)
+    MPI_Irecv(f, 1, x.typed[i].recv, x.typed[i].peer, 26 - x.typed[i].send_tag, MPI_COMM_WORLD, &req[i]);
+  for (std::size_t i = 0; i < m; ++i)
+    MPI_Isend(f, 1, x.typed[i].send, x.typed[i].peer, x.typed[i].send_tag, MPI_COMM_WORLD, &req[m + i]);
+  MPI_Waitall(static_cast<int>(2 * m), req.data(), MPI_STATUSES_IGNORE);
+}
+
 // Receive from every neighbour, pack in one pass, send, wait, unpack in one
 // pass; the seconds of the two passes are added to pack_s and unpack_s.
 void exchange(Exchange& x, double* f, const Brick& b, std::vector<MPI_Request>& req, double& pack_s,
               double& unpack_s) {
+  if (!x.typed.empty()) return exchange_typed(x, f, req);
   const std::size_t m = x.peers.size();
   for (std::size_t i = 0; i < m; ++i)
     MPI_Irecv(x.recv + x.first[i], static_cast<int>(x.count[i]), MPI_DOUBLE, x.peers[i], 0, MPI_COMM_WORLD,
@@ -449,7 +512,8 @@ int main(int argc, char** argv) {
   for (int a = 0; a < 3; ++a) b.e[a] = o.n / o.g[a], b.p[a] = b.e[a] + 2 * o.h;
   double* f = place(static_cast<std::size_t>(b.p[0] * b.p[1] * b.p[2]), o.huge);
   Exchange x = plan(o, b, c);
-  std::vector<MPI_Request> req(2 * x.peers.size());
+  if (o.datatype) x.typed = typed_pieces(o, b, c);
+  std::vector<MPI_Request> req(2 * std::max(x.peers.size(), x.typed.size()));
   double pack_s = 0;
   double unpack_s = 0;
   visit(f, b, c, o, false);
@@ -468,6 +532,7 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < x.peers.size(); ++i) sent += x.peers[i] == rank ? 0 : 8 * x.count[i];
   if (rank == 0)
     std::printf("%.3f %.3f %.3f %ld\n", median.time * 1e6, median.pack * 1e6, median.unpack * 1e6, sent);
+  for (Typed& t : x.typed) MPI_Type_free(&t.send), MPI_Type_free(&t.recv);
   std::free(f);
   std::free(x.send);
   std::free(x.recv);
