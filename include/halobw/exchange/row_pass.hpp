@@ -16,7 +16,11 @@
 // host-only, so nothing here carries a KOKKOS_FUNCTION mark. One work item
 // is one plane of one run of at most kRowsPerRun rows: no division per row,
 // and enough items for a threaded host space on a thin face. On one thread
-// (Serial) the items run in order with no search for their slab.
+// (Serial) each band of a plane is one run, in order, with no search for its
+// slab. Most rows hold the two x faces alone; a run of one or two boxes of
+// the same few cells (RowRun::short_cells) goes through copy_short_rows, a
+// loop with their width known at compile time, which counts the instructions
+// of a plain C loop (docs/results/host.md section 12).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -163,11 +167,11 @@ template <Flow kFlow, int kCells>
 // stencil. This is the loop a C programmer writes for them: per row, the
 // loads and stores of both faces and a step of each pointer, nothing else.
 // copy_rows, which serves any run, tests each segment's count of cells in
-// every row (a jump through a table) and keeps its strides on the stack: 12.5
-// instructions a value at N = 256 against this loop's 5 (callgrind,
-// docs/results/host.md section 12).
-// With kPacked (a packed buffer on the other side) its rows follow each other
-// there, at a stride known at compile time.
+// every row (a jump through a table) and keeps its strides on the stack: on
+// ±x at N = 256 the pass took 12.5 instructions a value with it, 5.2 with this
+// loop, as the plain program does (callgrind, docs/results/host.md section
+// 12). With kPacked (a packed buffer on the other side) the rows follow each
+// other there, at a stride known at compile time.
 template <Flow kFlow, int kCells, bool kPacked, std::size_t... kSegments>
 inline void copy_short_rows(double* first_row, const std::int64_t sy, const RowSegment* seg,
                             const std::int64_t dk, const std::int64_t rows,
