@@ -23,13 +23,15 @@
 // stencil's pieces holds the owned value of the periodic neighbour it mirrors,
 // every other cell is as it was. Exit 1 if not (ctest runs that check).
 //
-// With PACK datatype it is instead the datatype path's plain program: each
-// piece one message, MPI's subarray of the field at both ends (MPI_Irecv into
-// the ghost subarray, MPI_Isend of the owned one, MPI_Waitall), which is what
-// halo-bandwidth --pack datatype asks of MPI; pack_us and unpack_us are 0.
+// PACK kernel (the default) is the above. With kernel-pieces each piece is a
+// message of its own, as halo-bandwidth sends them (the same passes and
+// buffers): what one message per neighbour saves. With datatype it is the
+// datatype path's plain program instead: each piece one message, MPI's
+// subarray of the field at both ends (MPI_Irecv into the ghost subarray,
+// MPI_Isend of the owned one, MPI_Waitall), which is what halo-bandwidth
+// --pack datatype asks of MPI; pack_us and unpack_us are 0.
 //
-// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1)
-// [kernel|datatype]
+// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1) [PACK]
 //   x: the two x faces (--axis x); faces: the six faces (--faces); box: all 26 pieces
 //   (--stencil box). N must divide by GX, GY and GZ, and each extent be at least 2 HALO.
 // Prints (rank 0): time_us pack_us unpack_us send_bytes (to other ranks, this rank's)
@@ -226,17 +228,20 @@ struct Options {
   int warmup = 0;
   int repeats = 0;
   bool huge = false;
-  bool datatype = false;  // PACK datatype
+  bool datatype = false;   // PACK datatype
+  bool per_piece = false;  // PACK kernel-pieces
 };
 
 // The same answer on every rank (the same arguments): empty if usable, else why not.
 std::string parse(int argc, char** argv, int size, Options& o) {
   if (argc != 9 && argc != 10)
     return "usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES "
-           "[kernel|datatype]";
+           "[kernel|kernel-pieces|datatype]";
   const std::string pack = argc == 10 ? argv[9] : "kernel";
-  if (pack != "kernel" && pack != "datatype") return "PACK is kernel or datatype";
+  if (pack != "kernel" && pack != "kernel-pieces" && pack != "datatype")
+    return "PACK is kernel, kernel-pieces or datatype";
   o.datatype = pack == "datatype";
+  o.per_piece = pack == "kernel-pieces";
   o.n = std::atol(argv[1]);
   o.stencil = argv[3];
   o.h = std::atol(argv[4]);
@@ -288,10 +293,17 @@ struct Typed {
 
 // This rank's messages: one per distinct neighbour, each way, and the pieces
 // that fill them; the buffers and the two passes over the rows.
+// One message of the packed buffers: where, how many values, the peer, the tag.
+struct Wire {
+  double* buf = nullptr;
+  long count = 0;
+  int peer = 0;
+  int tag = 0;
+};
+
 struct Exchange {
-  std::vector<int> peers;                  // the distinct neighbours, in the order of their first direction
-  std::vector<long> first;                 // each message's first value, in both buffers
-  std::vector<long> count;                 // its values
+  std::vector<Wire> sends;  // one per distinct neighbour (or, kernel-pieces, per piece)
+  std::vector<Wire> recvs;
   std::vector<std::vector<Segment>> pack;  // by band of rows
   std::vector<std::vector<Segment>> unpack;
   double* send = nullptr;
@@ -314,15 +326,20 @@ long cells(const Brick& b, const int d[3]) {
   return v;
 }
 
+int index(const int d[3]) { return (d[0] + 1) + 3 * (d[1] + 1) + 9 * (d[2] + 1); }
+
 // The message to neighbour R holds the pieces of directions d with R at d, in
 // the order of d; the one from R the pieces R sends this way (R at -d), in the
-// same order, each filling this rank's ghost box on side -d.
+// same order, each filling this rank's ghost box on side -d. With
+// kernel-pieces each piece is a message of its own (tag: the sender's d),
+// at the same place in the buffers.
 Exchange plan(const Options& o, const Brick& b, const int c[3]) {
   Exchange x;
   std::vector<Piece> sends = directions(o.stencil);
+  std::vector<int> peers;  // the distinct neighbours, in the order of their first direction
   for (const Piece& q : sends) {
     const int peer = neighbour(o.g, c, q.d);
-    if (std::find(x.peers.begin(), x.peers.end(), peer) == x.peers.end()) x.peers.push_back(peer);
+    if (std::find(peers.begin(), peers.end(), peer) == peers.end()) peers.push_back(peer);
   }
   long total = 0;
   for (const Piece& q : sends) total += cells(b, q.d);
@@ -330,22 +347,29 @@ Exchange plan(const Options& o, const Brick& b, const int c[3]) {
   x.recv = place(static_cast<std::size_t>(total), o.huge);
   std::vector<Piece> recvs;
   long at = 0;
-  for (const int peer : x.peers) {
-    x.first.push_back(at);
+  for (const int peer : peers) {
+    x.sends.push_back({x.send + at, 0, peer, 0});
+    x.recvs.push_back({x.recv + at, 0, peer, 0});
     long landed = at;
     for (Piece& q : sends) {
       if (neighbour(o.g, c, q.d) != peer) continue;
+      if (o.per_piece) x.sends.push_back({x.send + at, 0, peer, index(q.d)});
       q.buf = x.send + at;
       at += cells(b, q.d);
+      x.sends.back().count += cells(b, q.d);
     }
     for (const Piece& q : directions(o.stencil)) {  // this rank's ghosts on side -d, from the peer at -d
       const int back[3] = {-q.d[0], -q.d[1], -q.d[2]};
       if (neighbour(o.g, c, back) != peer) continue;
+      if (o.per_piece) x.recvs.push_back({x.recv + landed, 0, peer, index(q.d)});
       recvs.push_back({{back[0], back[1], back[2]}, x.recv + landed});
       landed += cells(b, q.d);
+      x.recvs.back().count += cells(b, q.d);
     }
-    x.count.push_back(at - x.first.back());
   }
+  auto empty = [](const Wire& w) { return w.count == 0; };  // per piece: the per-neighbour wires left empty
+  x.sends.erase(std::remove_if(x.sends.begin(), x.sends.end(), empty), x.sends.end());
+  x.recvs.erase(std::remove_if(x.recvs.begin(), x.recvs.end(), empty), x.recvs.end());
   x.pack = segments(b, sends, true);
   x.unpack = segments(b, recvs, false);
   return x;
@@ -379,7 +403,7 @@ std::vector<Typed> typed_pieces(const Options& o, const Brick& b, const int c[3]
     t.send = subarray(b, q.d, true);
     t.recv = subarray(b, q.d, false);
     t.peer = neighbour(o.g, c, q.d);
-    t.send_tag = (q.d[0] + 1) + 3 * (q.d[1] + 1) + 9 * (q.d[2] + 1);
+    t.send_tag = index(q.d);
     out.push_back(t);
   }
   return out;
@@ -400,17 +424,19 @@ void exchange_typed(Exchange& x, double* f, std::vector<MPI_Request>& req) {
 void exchange(Exchange& x, double* f, const Brick& b, std::vector<MPI_Request>& req, double& pack_s,
               double& unpack_s) {
   if (!x.typed.empty()) return exchange_typed(x, f, req);
-  const std::size_t m = x.peers.size();
-  for (std::size_t i = 0; i < m; ++i)
-    MPI_Irecv(x.recv + x.first[i], static_cast<int>(x.count[i]), MPI_DOUBLE, x.peers[i], 0, MPI_COMM_WORLD,
-              &req[i]);
+  const std::size_t m = x.recvs.size();
+  for (std::size_t i = 0; i < m; ++i) {
+    const Wire& w = x.recvs[i];
+    MPI_Irecv(w.buf, static_cast<int>(w.count), MPI_DOUBLE, w.peer, w.tag, MPI_COMM_WORLD, &req[i]);
+  }
   const double t0 = MPI_Wtime();
   pass<true>(f, b, x.pack);
   const double t1 = MPI_Wtime();
-  for (std::size_t i = 0; i < m; ++i)
-    MPI_Isend(x.send + x.first[i], static_cast<int>(x.count[i]), MPI_DOUBLE, x.peers[i], 0, MPI_COMM_WORLD,
-              &req[m + i]);
-  MPI_Waitall(static_cast<int>(2 * m), req.data(), MPI_STATUSES_IGNORE);
+  for (std::size_t i = 0; i < x.sends.size(); ++i) {
+    const Wire& w = x.sends[i];
+    MPI_Isend(w.buf, static_cast<int>(w.count), MPI_DOUBLE, w.peer, w.tag, MPI_COMM_WORLD, &req[m + i]);
+  }
+  MPI_Waitall(static_cast<int>(m + x.sends.size()), req.data(), MPI_STATUSES_IGNORE);
   const double t2 = MPI_Wtime();
   pass<false>(f, b, x.unpack);
   pack_s += t1 - t0;
@@ -513,7 +539,7 @@ int main(int argc, char** argv) {
   double* f = place(static_cast<std::size_t>(b.p[0] * b.p[1] * b.p[2]), o.huge);
   Exchange x = plan(o, b, c);
   if (o.datatype) x.typed = typed_pieces(o, b, c);
-  std::vector<MPI_Request> req(2 * std::max(x.peers.size(), x.typed.size()));
+  std::vector<MPI_Request> req(2 * std::max(x.sends.size(), x.typed.size()));
   double pack_s = 0;
   double unpack_s = 0;
   visit(f, b, c, o, false);
@@ -529,7 +555,7 @@ int main(int argc, char** argv) {
   for (int w = 0; w < o.warmup; ++w) exchange(x, f, b, req, pack_s, unpack_s);
   const Block median = timed(o, x, f, b, req, size);
   long sent = 0;
-  for (std::size_t i = 0; i < x.peers.size(); ++i) sent += x.peers[i] == rank ? 0 : 8 * x.count[i];
+  for (const Wire& w : x.sends) sent += w.peer == rank ? 0 : 8 * w.count;
   if (rank == 0)
     std::printf("%.3f %.3f %.3f %ld\n", median.time * 1e6, median.pack * 1e6, median.unpack * 1e6, sent);
   for (Typed& t : x.typed) MPI_Type_free(&t.send), MPI_Type_free(&t.recv);

@@ -550,7 +550,7 @@ def section_bestplain(args, emit):
     emit("| case | ranks | N | plain Time_us | halo Time_us | halo / plain | target | plain Pack+Unpack_us | "
          "halo Pack+Unpack_us | halo / plain | target |")
     emit("|---|---|---|---|---|---|---|---|---|---|---|")
-    cmds = []
+    cmds, messages = [], []
     for name, ranks, flags, stencil, sizes, target, pack in BESTPLAIN_CASES:
         grid = flags[flags.index("--grid") + 1]
         f = flags + ["--pack", pack, "--sizes", ",".join(map(str, sizes)), "--iters", "50", "--warmup", "5",
@@ -561,6 +561,9 @@ def section_bestplain(args, emit):
         for n in sizes:
             configs[f"plain{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks, pack=pack: onepass_plain(
                 args.build, n, grid, stencil, ranks, pack)
+            if name == "±x" and pack == "kernel":  # the same program with a message per piece, as halo-bandwidth
+                configs[f"pieces{n}"] = lambda n=n, grid=grid: onepass_plain(args.build, n, grid, "x", 2,
+                                                                             "kernel-pieces")
         cmds += [shown(*c) for c in configs.values() if not callable(c)]
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         for n in sizes:
@@ -580,11 +583,25 @@ def section_bestplain(args, emit):
                       "0 | 0 | (MPI packs)")
             emit(f"| {name} --pack {pack} --grid {grid} | {ranks} | {n} | {med(tp):.1f} | {med(t):.1f} | "
                  f"{ratio_text(rt)} | {time_target} | {copies} | {copy_target} |")
+            if f"pieces{n}" in got:
+                tpp = [float(r[(n, 0)]["Time_us"]) for r in got[f"pieces{n}"]]
+                messages.append(f"| {n} | {med(tp):.1f} | {med(tpp):.1f} | "
+                                f"{ratio_text([a / b for a, b in zip(tpp, tp)])} | {med(t):.1f} | "
+                                f"{ratio_text([a / b for a, b in zip(t, tpp)])} |")
+    emit()
+    emit("Messages, from the same ±x --pack kernel runs: the plain program with one message per neighbour (above) "
+         "and with one per piece (two to the same neighbour, as halo-bandwidth sends them; PACK kernel-pieces), "
+         "and halo-bandwidth against the second.\n")
+    emit("| N | plain, a message per neighbour | plain, a message per piece | per piece / per neighbour | "
+         "halo Time_us | halo / plain per piece |")
+    emit("|---|---|---|---|---|---|")
+    for line in messages:
+        emit(line)
     emit()
     if args.baseline:
         bestplain_ab(args, emit, cmds)
     emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n RANKS build/halobw-onepass-exchange N "
-         "GRID x|faces|box 1 50 5 3 1 kernel|datatype`")
+         "GRID x|faces|box 1 50 5 3 1 kernel|kernel-pieces|datatype`")
     emit()
 
 
