@@ -168,7 +168,7 @@ template <Flow kFlow, int kCells>
 // loads and stores of both faces and a step of each pointer, nothing else.
 // copy_rows, which serves any run, tests each segment's count of cells in
 // every row (a jump through a table) and keeps its strides on the stack: on
-// ±x at N = 256 the pass took 12.5 instructions a value with it, 5.2 with this
+// ±x at N = 256 the pass took 13.1 instructions a value with it, 5.2 with this
 // loop, as the plain program does (callgrind, docs/results/host.md section
 // 12). With kPacked (a packed buffer on the other side) the rows follow each
 // other there, at a stride known at compile time.
