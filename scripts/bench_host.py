@@ -561,9 +561,9 @@ def section_bestplain(args, emit):
         for n in sizes:
             configs[f"plain{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks, pack=pack: onepass_plain(
                 args.build, n, grid, stencil, ranks, pack)
-            if name == "±x" and pack == "kernel":  # the same program with a message per piece, as halo-bandwidth
-                configs[f"pieces{n}"] = lambda n=n, grid=grid: onepass_plain(args.build, n, grid, "x", 2,
-                                                                             "kernel-pieces")
+            if pack == "kernel":  # the same program with a message per piece, as halo-bandwidth sends them
+                configs[f"pieces{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks: onepass_plain(
+                    args.build, n, grid, stencil, ranks, "kernel-pieces")
         cmds += [shown(*c) for c in configs.values() if not callable(c)]
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         for n in sizes:
@@ -585,16 +585,17 @@ def section_bestplain(args, emit):
                  f"{ratio_text(rt)} | {time_target} | {copies} | {copy_target} |")
             if f"pieces{n}" in got:
                 tpp = [float(r[(n, 0)]["Time_us"]) for r in got[f"pieces{n}"]]
-                messages.append(f"| {n} | {med(tp):.1f} | {med(tpp):.1f} | "
+                messages.append(f"| {name} --grid {grid} | {n} | {med(tp):.1f} | {med(tpp):.1f} | "
                                 f"{ratio_text([a / b for a, b in zip(tpp, tp)])} | {med(t):.1f} | "
                                 f"{ratio_text([a / b for a, b in zip(t, tpp)])} |")
     emit()
-    emit("Messages, from the same ±x --pack kernel runs: the plain program with one message per neighbour (above) "
-         "and with one per piece (two to the same neighbour, as halo-bandwidth sends them; PACK kernel-pieces), "
-         "and halo-bandwidth against the second.\n")
-    emit("| N | plain, a message per neighbour | plain, a message per piece | per piece / per neighbour | "
+    emit("Messages, from the same --pack kernel runs: the plain program with one message per distinct neighbour "
+         "(above) and with one per piece, as halo-bandwidth sends them (PACK kernel-pieces: on ±x 2x1x1 two "
+         "messages to the one neighbour, on 2x2x2 6 or 26 messages to 3 or 7 neighbours), and halo-bandwidth "
+         "against the second: what of a Time_us gap the message count explains.\n")
+    emit("| case | N | plain, a message per neighbour | plain, a message per piece | per piece / per neighbour | "
          "halo Time_us | halo / plain per piece |")
-    emit("|---|---|---|---|---|---|")
+    emit("|---|---|---|---|---|---|---|")
     for line in messages:
         emit(line)
     emit()
