@@ -4,6 +4,8 @@
 # Usage: scripts/setup.sh [PRESET]   (default: host)
 #   every preset: the compilers, Open MPI (the default `mpi` alternative), Kokkos, the libraries
 #   mpich:        also MPICH (mpich, libmpich-dev), side by side; Open MPI stays the default
+#   smpi:         also SimGrid (libsimgrid-dev: smpicxx, smpirun), for the simulated build and its
+#                 tests (scripts/simulate, tests/smpi)
 #   host, mpich:  also a one-node Slurm (scripts/slurm_up.sh) for the srun tests; without it,
 #                 those tests report SKIP, so a user who cannot install it can still build
 set -euo pipefail
@@ -21,6 +23,7 @@ HALOBW_PACKAGES=(
 HALOBW_OPTIONAL=()
 case "$preset" in
   mpich) HALOBW_PACKAGES+=(mpich libmpich-dev) ;;
+  smpi) HALOBW_PACKAGES+=(libsimgrid-dev) ;;
 esac
 case "$preset" in
   host | mpich)

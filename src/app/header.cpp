@@ -12,6 +12,7 @@
 #include "halobw/measure/clock.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/platform/huge_pages.hpp"
+#include "halobw/platform/simulator.hpp"
 #include "halobw/platform/system.hpp"
 #include "halobw/version.hpp"
 
@@ -132,6 +133,10 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
 // The notes on where the run runs and how it is guarded.
 void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, HeaderInfo& h) {
   const Options& opt = src.opt;
+  if (const auto sim = simulator()) {
+    h.notes.push_back(fmt::format("simulated by {} on platform {}: every time is the model's, not a measurement",
+                                  *sim, env(env_var::kSimulatedPlatform).value_or("(unnamed)")));
+  }
   if (opt.backend != Backend::host) {
     h.notes.emplace_back("gpu_aware from " + src.aware.reason);
     if (src.dev.visible == 1) h.notes.emplace_back("each rank sees one device: every rank uses its device 0");
