@@ -6,7 +6,8 @@ Suites:
              method that works under SMPI (p2p on both packs, persistent on --pack kernel, rma pscw and
              fence, a box stencil, --placement nodes, --overlap, --breakdown, --per-rank): exit 0 and one
              "check ... passed" line per row; the header names the simulator; the methods SMPI gets wrong
-             (neighbor, persistent with datatypes) refused: exit 2, one line on stderr naming SMPI, no row
+             (neighbor, persistent with datatypes) refused: exit 2, one line on stderr naming SMPI, no row;
+             a rank that never sends (HALOBW_TEST_HOOK_SKIP_SENDS): exit 4 and one line, from SimGrid's deadlock
   limits     the two 30-line programs beside the refusals: tests/smpi/persistent.c and neighbor.c must
              still fail under this SimGrid. When one passes, SimGrid was fixed: lift the refusal it backs
              (src/exchange/method_p2p.cpp, method_neighbor.cpp) and this case
@@ -46,10 +47,11 @@ class Failed(Exception):
     pass
 
 
-def simulate(exe, ranks, flags, program=None):
+def simulate(exe, ranks, flags, program=None, env=None):
     cmd = [sys.executable, SIMULATE, "--platform", PLATFORM, "-n", str(ranks), "--exe", program or exe]
     cmd += ["--"] + flags
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False,
+                       env=dict(os.environ, **(env or {})))
     return p.returncode, p.stdout, p.stderr, " ".join(cmd)
 
 
@@ -71,6 +73,11 @@ def e2e(args):
             raise Failed(f"{cmd}\nexpected exit 2, one line naming '{fragment}', no row; got exit {rc}\n"
                          f"stderr:\n{err}\nstdout:\n{out}")
         print(f"ok: {' '.join(flags)}: refused: {lines[0]}")
+    # A rank that never sends (the test hook): every other rank waits for good.
+    rc, out, err, cmd = simulate(args.exe, RANKS, FAST + ["--faces"], env={"HALOBW_TEST_HOOK_SKIP_SENDS": "1"})
+    if rc != 4 or "halo-bandwidth: timeout: SimGrid found every rank waiting" not in err:
+        raise Failed(f"HALOBW_TEST_HOOK_SKIP_SENDS=1 {cmd}\nexpected exit 4 and the deadlock line; got exit {rc}\n{err}")
+    print("ok: a rank that never sends: exit 4, SimGrid's deadlock named")
 
 
 # Each program, its ranks, and what shows that SMPI still gets it wrong: the
