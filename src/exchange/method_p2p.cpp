@@ -127,7 +127,8 @@ class Persistent final : public Requests {
     // at MPI_Send_init, and every MPI_Start sends that copy again: the field
     // as it was before it was filled (tests/smpi/persistent.c shows it).
     const auto sim = simulator();
-    if (sim && std::any_of(wires_.begin(), wires_.end(), [](const Wire& w) { return derived(w.send.type); })) {
+    if (sim &&
+        std::any_of(wires_.begin(), wires_.end(), [](const Wire& w) { return derived(w.send.type); })) {
       throw MethodUnavailable(fmt::format(
           "--method persistent with MPI datatypes: {} sends a persistent request's non-contiguous data as it "
           "was at MPI_Send_init, not at MPI_Start; use --pack kernel",
