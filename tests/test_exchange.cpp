@@ -196,6 +196,10 @@ TEST(Mpi, HostNamesAndNodeRank) {
   int len = 0;
   MPI_Get_processor_name(name, &len);
   EXPECT_EQ(hosts[static_cast<std::size_t>(comm.rank())], std::string(name, static_cast<std::size_t>(len)));
+  // Every rank's name on rank 0; elsewhere only the rank's own (no rank but 0 receives P names).
+  for (int r = 0; r < comm.size(); ++r) {
+    EXPECT_EQ(hosts[static_cast<std::size_t>(r)].empty(), comm.rank() != 0 && r != comm.rank()) << r;
+  }
   const NodeRank nr = node_rank(comm);
   EXPECT_GE(nr.local_rank, 0);
   EXPECT_LT(nr.local_rank, nr.local_size);

@@ -2,8 +2,13 @@
 // receives land, MPI_Waitall for the rest. Requests are made per exchange.
 // The persistent method is the same with requests made once per row
 // (MPI_Recv_init, MPI_Send_init) and started per exchange.
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "halobw/exchange/method.hpp"
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/simulator.hpp"
 
 namespace halobw {
 
@@ -139,9 +144,30 @@ class P2P final : public Requests {
   }
 };
 
+// Whether a message is a derived datatype (a subarray of the field), not packed values.
+bool derived(MPI_Datatype type) {
+  int integers = 0;
+  int addresses = 0;
+  int types = 0;
+  int combiner = MPI_COMBINER_NAMED;
+  check_mpi(MPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner), "MPI_Type_get_envelope");
+  return combiner != MPI_COMBINER_NAMED;
+}
+
 class Persistent final : public Requests {
  public:
   explicit Persistent(MethodContext ctx) : Requests(std::move(ctx)) {
+    // SimGrid's SMPI (3.32) copies a persistent send's non-contiguous data
+    // at MPI_Send_init, and every MPI_Start sends that copy again: the field
+    // as it was before it was filled (tests/smpi/persistent.c shows it).
+    const auto sim = simulator();
+    if (sim &&
+        std::any_of(wires_.begin(), wires_.end(), [](const Wire& w) { return derived(w.send.type); })) {
+      throw MethodUnavailable(fmt::format(
+          "--method persistent with MPI datatypes: {} sends a persistent request's non-contiguous data as it "
+          "was at MPI_Send_init, not at MPI_Start; use --pack kernel",
+          *sim));
+    }
     for (std::size_t m = 0; m < wires_.size(); ++m) {
       const Wire& w = wires_[m];
       if (MPI_Request* r = recv_request(m)) {

@@ -163,18 +163,24 @@ bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values) {
 }
 
 std::vector<std::string> gather_hostnames(const Comm& comm) {
-  const auto armed = comm.guard("MPI_Allgather");
+  const auto armed = comm.guard("MPI_Gather");
   std::array<char, MPI_MAX_PROCESSOR_NAME> mine{};
   int len = 0;
   check_mpi(MPI_Get_processor_name(mine.data(), &len), "MPI_Get_processor_name");
-  std::vector<char> all(static_cast<std::size_t>(MPI_MAX_PROCESSOR_NAME) * comm.size());
-  check_mpi(MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
-                          MPI_CHAR, comm.get()),
-            "MPI_Allgather");
-  std::vector<std::string> hosts;
+  const bool root = comm.rank() == 0;
+  std::vector<char> all(root ? static_cast<std::size_t>(MPI_MAX_PROCESSOR_NAME) * comm.size() : 0);
+  check_mpi(MPI_Gather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                       MPI_CHAR, 0, comm.get()),
+            "MPI_Gather");
+  std::vector<std::string> hosts(static_cast<std::size_t>(comm.size()));
+  if (!root) {
+    hosts[static_cast<std::size_t>(comm.rank())] =
+        std::string(mine.data(), std::find(mine.begin(), mine.end(), '\0'));
+    return hosts;
+  }
   for (int r = 0; r < comm.size(); ++r) {
     const char* p = all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME;
-    hosts.emplace_back(p, std::find(p, p + MPI_MAX_PROCESSOR_NAME, '\0'));
+    hosts[static_cast<std::size_t>(r)].assign(p, std::find(p, p + MPI_MAX_PROCESSOR_NAME, '\0'));
   }
   return hosts;
 }

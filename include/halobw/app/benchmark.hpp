@@ -21,7 +21,7 @@ namespace halobw {
 struct RunSetup {
   const Options* options = nullptr;
   const std::vector<RowPlan>* rows = nullptr;  // every row, planned once
-  std::vector<std::string> hosts;              // per rank
+  std::vector<std::string> hosts;              // per rank on rank 0; elsewhere only its own
   Transport transport = Transport::datatype;
   Groups groups;
   FaultPlan faults;
