@@ -32,6 +32,9 @@ Sections (--sections, default all):
             Pack_us + Unpack_us; this build's two schedules; and the plain
             loops over both x faces, face by face and in one pass
             (bench/pack_reference.cpp), huge pages
+  regions   the Kokkos profiling regions' cost: this build against --baseline
+            built with -DHALOBW_PROFILE_REGIONS=OFF, N = 16, Time_us interleaved
+            and callgrind's instructions per exchange
   bestplain the kernel path against the best plain program of the same exchange
             (bench/onepass_exchange.cpp: one pass packs, one message per distinct
             neighbour, one pass unpacks): ±x on 2x1x1 at N = 128, 256, 512, --faces
@@ -626,6 +629,56 @@ def bestplain_ab(args, emit, cmds):
     emit()
 
 
+def callgrind_per_exchange(exe, flags, iters):
+    """Instructions one rank executes per exchange: callgrind's totals of two runs, K and 2K exchanges,
+    differenced, so that start-up and set-up cancel. One rank whose pieces go to itself as MPI messages
+    (--self mpi): every phase and region runs, and no wait spins on a peer, so the count is the same on
+    every run, whatever the noise (on two ranks the waits' polling would count)."""
+    totals = []
+    with tempfile.TemporaryDirectory(prefix="halobw-callgrind-") as d:
+        for k in (iters, 2 * iters):
+            out = os.path.join(d, f"cg.{k}")
+            cmd = mpiexec(1, launcher_of(exe)) + ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                                                   exe] + flags + ["--grid", "1,1,1", "--self", "mpi",
+                                                                   "--iters", str(k), "--timeout", "0"]
+            subprocess.run(cmd, capture_output=True, text=True, env=ENV, check=True)
+            with open(out) as f:
+                totals.append(next(int(l.split()[1]) for l in f if l.startswith("summary:")))
+    return (totals[1] - totals[0]) / iters
+
+
+def section_regions(args, emit):
+    """The Kokkos profiling regions around the phases, this build against --baseline built with them compiled
+    out (-DHALOBW_PROFILE_REGIONS=OFF), at N = 16 where an exchange is shortest and they weigh most."""
+    if not args.baseline:
+        raise SystemExit("the regions section needs --baseline: a build with -DHALOBW_PROFILE_REGIONS=OFF")
+    emit("### The profiling regions' cost in the timed loop\n")
+    emit("This build (regions on, no tool loaded) against the baseline build with the regions compiled out "
+         "(`-DHALOBW_PROFILE_REGIONS=OFF`), 2 ranks, N = 16, `--iters 2000`, interleaved: ratio = median over "
+         "pairs of on / off Time_us; and callgrind's instructions per exchange (one rank, its pieces sent to itself "
+         "with `--self mpi`; two runs of K and 2K exchanges, differenced), which no noise moves.\n")
+    emit("| case | off Time_us | on Time_us | on / off | off instr/exchange | on instr/exchange |")
+    emit("|---|---|---|---|---|---|")
+    new, old = os.path.join(args.build, "halo-bandwidth"), os.path.join(args.baseline, "halo-bandwidth")
+    cmds = []
+    for name, f in (("±z kernel", ["--axis", "z", "--grid", "1,1,2", "--pack", "kernel"]),
+                    ("±x kernel", ["--axis", "x", "--grid", "2,1,1", "--pack", "kernel"]),
+                    ("--faces kernel 2x1x1", ["--faces", "--grid", "2,1,1", "--pack", "kernel"])):
+        flags = f + ["--sizes", "16", "--warmup", "50", "--repeats", "3"]
+        configs = {"off": (old, 2, flags + ["--iters", "2000"]), "on": (new, 2, flags + ["--iters", "2000"])}
+        cmds += [shown(*c) for c in configs.values()]
+        got = interleave(configs, args.pairs)
+        t = {k: [float(r[(16, 0)]["Time_us"]) for r in got[k]] for k in configs}
+        one = [x for i, x in enumerate(flags) if x != "--grid" and (i == 0 or flags[i - 1] != "--grid")]
+        ins = {k: callgrind_per_exchange(exe, one, 200) for k, exe in (("off", old), ("on", new))}
+        emit(f"| {name} | {med(t['off']):.2f} | {med(t['on']):.2f} | "
+             f"{ratio_text([a / b for a, b in zip(t['on'], t['off'])])} | {ins['off']:.0f} | {ins['on']:.0f} |")
+    emit()
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; the instruction counts: the same under "
+         "`valgrind --tool=callgrind` on 1 rank with `--grid 1,1,1 --self mpi`, `--iters 200` and `--iters 400`.")
+    emit()
+
+
 METHODS = (("p2p", []), ("persistent", []), ("neighbor", []), ("rma pscw", ["--method", "rma"]),
            ("rma fence", ["--method", "rma", "--rma-sync", "fence"]))
 
@@ -833,7 +886,7 @@ def section_placement(args, emit):
 
 SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
             "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
-            "bestplain": section_bestplain,
+            "bestplain": section_bestplain, "regions": section_regions,
             "shapes": section_shapes,
             "methods": section_methods, "network": section_network, "placement": section_placement}
 
@@ -848,9 +901,10 @@ def main():
     ap.add_argument("--mpi", action="append", help="NAME=BUILD_DIR of an MPI build (openmpi, mpich), repeatable")
     ap.add_argument("--markdown", help="also write the figures as Markdown here")
     args = ap.parse_args()
-    if "onepass" in args.sections.split(",") and not args.baseline:
-        ap.error("the onepass section compares against an earlier build: give --baseline OLD_BUILD, or leave the "
-                 "section out (--sections)")
+    for needs in ("onepass", "regions"):
+        if needs in args.sections.split(",") and not args.baseline:
+            ap.error(f"the {needs} section compares against another build: give --baseline OTHER_BUILD, or leave "
+                     "the section out (--sections)")
     emit = Report()
     mpi = subprocess.run(["mpiexec", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     emit(f"Machine: {platform.node()}, {os.cpu_count()} cores, {platform.machine()}; {mpi}")

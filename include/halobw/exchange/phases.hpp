@@ -57,7 +57,13 @@ class PhaseClock {
 // and halobw::unpack. Without a tool loaded it is a test of one pointer on
 // entry and on exit; the names fit std::string's short buffer, so nothing is
 // allocated. Kokkos 4 has the type; Kokkos 3.4 (Debian's) has only the calls.
-#if __has_include(<Kokkos_Profiling_ScopedRegion.hpp>)
+// -DHALOBW_PROFILE_REGIONS=OFF compiles them out, for the A/B of their cost
+// (scripts/bench_host.py --sections regions).
+#if defined(HALOBW_NO_PROFILE_REGIONS)
+struct ProfileRegion {
+  explicit ProfileRegion(const char* /*name*/) {}
+};
+#elif __has_include(<Kokkos_Profiling_ScopedRegion.hpp>)
 using ProfileRegion = Kokkos::Profiling::ScopedRegion;
 #else
 class ProfileRegion {
