@@ -52,9 +52,8 @@ void Process::end_job(const std::string& line, ExitCode code, std::chrono::durat
   pause(grace);
   // From the watchdog's thread this is more than MPI_THREAD_FUNNELED
   // promises, but it is the one way the exit code reaches the shell intact on
-  // Open MPI 4.1 and MPICH 4.0 (both measured: the job ends within
-  // milliseconds); a plain exit is reported by MPICH's launcher as a
-  // bystander's signal 9.
+  // Open MPI 4.1 and MPICH 4.0 (docs/method.md, "The watchdog and the clock");
+  // a plain exit is reported by MPICH's launcher as a bystander's signal 9.
   report_mpi(MPI_Abort(MPI_COMM_WORLD, exit_status(code)), "MPI_Abort");
   std::_Exit(exit_status(code));
 }

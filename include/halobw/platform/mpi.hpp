@@ -100,7 +100,7 @@ class Datatype {
 // Host names indexed by rank: every rank's on rank 0 (the header, the slowest
 // rank, --per-rank), only its own elsewhere (the others empty), so that no
 // rank but 0 receives P names: P ranks each holding P would cost the job
-// O(P^2) memory and copies (at 4,096 ranks, a gigabyte). Collective.
+// O(P^2) memory and copies (at 4,096 ranks of 256-byte names, 4 GiB). Collective.
 [[nodiscard]] std::vector<std::string> gather_hostnames(const Comm& comm);
 
 // The rank among the ranks of its node and their count. Collective.
