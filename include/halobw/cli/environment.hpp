@@ -15,7 +15,8 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 [[nodiscard]] EnvLookup process_environment();
 
 namespace env_var {
-// The user's overrides (--help lists them).
+// The user's overrides (--help lists the first two; Cray MPICH's own switch
+// is read as a hint of GPU-awareness).
 constexpr const char* kProcGrid = "OPENPFC_FD_PROC_GRID";                // GX,GY,GZ: the process grid
 constexpr const char* kAssumeGpuAware = "OPENPFC_ASSUME_GPU_AWARE_MPI";  // 0|1
 constexpr const char* kMpichGpuSupport = "MPICH_GPU_SUPPORT_ENABLED";    // Cray MPICH's GPU support

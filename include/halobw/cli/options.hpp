@@ -1,8 +1,9 @@
 // The command line and the environment overrides, parsed into one value.
 // Pure: no MPI, no Kokkos, nothing of the plan. Every rank parses the same
 // input alike, so every rank reaches the same verdict before any collective.
-// The options come in groups, each declared and finished by one function in
-// options.cpp and shown as one section of --help.
+// The options come in groups, each declared by one function (add_...) and
+// finished by another (finish_...) in options.cpp, and shown as one section
+// of --help.
 #pragma once
 
 #include <cstdint>

@@ -52,8 +52,8 @@ struct Block {
 };
 [[nodiscard]] Block block_of(std::int64_t n, int g, int c);
 
-// The owned cells of one rank of a periodic box of `global` cells: global
-// offset and extent per axis.
+// The owned cells of one rank of a box of `global` cells: global offset and
+// extent per axis.
 struct Brick {
   Index3 offset;
   Index3 extent;

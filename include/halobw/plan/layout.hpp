@@ -1,6 +1,6 @@
 // The run's layout: the process grid chosen for the job, the rows it runs
-// (one per size), the shape each row exchanges, and every check of them that
-// needs the rank count but no communication.
+// (one per size and halo width), the shape each row exchanges, and every
+// check of them that needs the rank count but no communication.
 #pragma once
 
 #include <cstdint>
