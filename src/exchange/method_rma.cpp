@@ -123,7 +123,9 @@ class Rma final : public Method {
     }
   }
 
-  // True once every put into this rank has landed (the exposure epoch is over).
+  // True once every put into this rank has landed (the exposure epoch is
+  // over). Under fences, or with no message, only the closing fence can tell:
+  // it drives progress (MPI_Iprobe) and says false.
   bool test() override {
     if (sync_ == RmaSync::fence || wires_.empty()) {
       int flag = 0;

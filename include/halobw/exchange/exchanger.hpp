@@ -356,7 +356,7 @@ class Exchanger {
   std::vector<int> landing_;  // per unpack batch: its messages that have a sender
   std::vector<int> waiting_;  // per unpack batch: its messages yet to land (pipelined)
   std::unique_ptr<Method> method_;
-  std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() on the datatype transport
+  std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() with --breakdown (every transport)
 };
 
 }  // namespace halobw

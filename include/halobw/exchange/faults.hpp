@@ -1,8 +1,9 @@
 // Faults the tests inject to prove that a hang becomes a message, an MPI
 // error becomes a named failure and a wrong cell is found. Read once at
-// start-up from the environment (not a user option, not in --help); they act
-// by replacing the run's MPI method once at set-up, so the timed loop of a
-// normal run never tests for them.
+// start-up from the environment (not a user option, not in --help). The send
+// faults and the slow rank act by wrapping the run's MPI method at each row's
+// set-up, the corrupt cell in --check's untimed exchange, so the timed loop of
+// a normal run never tests for them.
 //   HALOBW_TEST_HOOK_SKIP_SENDS=R  rank R posts its receives but never sends
 //   HALOBW_TEST_HOOK_BAD_PEER=R    rank R sends to a rank that does not exist
 //   HALOBW_TEST_HOOK_CORRUPT=R     rank R spoils one ghost cell before --check verifies

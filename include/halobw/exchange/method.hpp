@@ -75,7 +75,9 @@ class Method {
   // Drives MPI's progress without blocking (MPI_Testall, or what the method
   // has); true once everything has completed. Completes nothing unless all is
   // done, after which wait_any() hands out the landed messages and wait_all()
-  // returns at once.
+  // returns at once. The one-sided method says true once every put into this
+  // rank has landed (its wait_all still closes its own puts), and under
+  // fences never.
   virtual bool test() = 0;
   // Whether wait_any() can tell receives apart as they land.
   [[nodiscard]] virtual bool lands_one_by_one() const { return true; }

@@ -167,11 +167,10 @@ template <Flow kFlow, int kCells>
 // stencil. This is the loop a C programmer writes for them: per row, the
 // loads and stores of both faces and a step of each pointer, nothing else.
 // copy_rows, which serves any run, tests each segment's count of cells in
-// every row (a jump through a table) and keeps its strides on the stack: on
-// ±x at N = 256 the pass took 13.1 instructions a value with it, 5.2 with this
-// loop, as the plain program does (callgrind, docs/results/host.md section
-// 12). With kPacked (a packed buffer on the other side) the rows follow each
-// other there, at a stride known at compile time.
+// every row (a jump through a table) and keeps its strides on the stack; what
+// this loop saves against it, and against the plain program, is counted in
+// docs/results/host.md section 12. With kPacked (a packed buffer on the other
+// side) the rows follow each other there, at a stride known at compile time.
 template <Flow kFlow, int kCells, bool kPacked, std::size_t... kSegments>
 inline void copy_short_rows(double* first_row, const std::int64_t sy, const RowSegment* seg,
                             const std::int64_t dk, const std::int64_t rows,
@@ -207,8 +206,8 @@ struct RowPassCopy {
   }
 
   // Every band in order, on one thread, each as one run: no search, no
-  // division and no set-up per item, which at 64 rows an item cost as much as
-  // a tenth of a cache-resident copy.
+  // division and no set-up per item (what they cost: docs/results/host.md
+  // section 10.1).
   void all() const {
     for (const RowSlab* s = slabs; s != slabs + count; ++s) {
       for (std::int64_t dk = 0; dk < s->planes; ++dk) {
