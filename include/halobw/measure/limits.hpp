@@ -1,6 +1,7 @@
 // The limits a halo rate is set against, measured in the same run with the
-// same clock: a contiguous copy of Send_B bytes within the memory the field
-// lives in (memcpy on the host, device-to-device on a GPU).
+// same clock: a contiguous copy of each rank's remote bytes (the busiest
+// rank's are Send_B) within the memory the field lives in (memcpy on the
+// host, device-to-device on a GPU).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -14,7 +15,7 @@ namespace halobw {
 template <class ExecSpace, class MemSpace>
 class CopyLimit {
  public:
-  // A copy of `remote_bytes`, this rank's Send_B.
+  // A copy of `remote_bytes`, this rank's remote bytes (Send_B on the busiest rank).
   CopyLimit(std::uint64_t remote_bytes, Placement host)
       : src_(allocate_values<MemSpace>(copy_limit_bytes(remote_bytes) / sizeof(double),
                                        buffer_placement<MemSpace>(host), "halobw::limit_src")),

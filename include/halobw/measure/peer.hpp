@@ -1,7 +1,8 @@
-// The direct peer-copy limit (--limit, Peer_GBps): each rank copies Send_B
-// bytes from its GPU straight into a buffer on the GPU of its neighbour along
-// the first cut axis, through CUDA or HIP IPC, every rank at once, so that a
-// pair of neighbours moves both directions together (the seed's NVLink table).
+// The direct peer-copy limit (--limit, Peer_GBps): each rank copies its
+// remote bytes (the busiest rank's are Send_B) from its GPU straight into a
+// buffer on the GPU of its neighbour along the first cut axis, through CUDA
+// or HIP IPC, every rank at once, so that a pair of neighbours moves both
+// directions together (the seed's NVLink table).
 // No MPI on the data path and no pack. Measured only where every such
 // neighbour runs on the same node and IPC works; n/a otherwise.
 #pragma once

@@ -7,9 +7,10 @@
 // nothing of MPI: it runs on boxes (the owned cells, the interior, the
 // border) that the plan computes (pieces.hpp: stencil_boxes).
 //
-// Mapping: on the host, one work item per row of a box, the row updated in
-// passes over whole rows (each pass one weight, vectorisable); on a device,
-// one thread per cell of every box of a list (one launch). Both add the terms
+// Mapping: on the host, one work item per tile of rows of one plane of a box
+// (per plane of a thin box), each row updated in passes over whole rows
+// (each pass one weight, vectorisable); on a device, one thread per cell of
+// every box of a list (one launch). Both add the terms
 // in the same order, so a cell's value does not depend on which list computed
 // it: the overlapped step equals the blocking one bit for bit (--check).
 #pragma once
@@ -90,7 +91,7 @@ struct FusedStencil {
   }
 };
 
-// Host mapping: one work item per row; the row is updated in whole-row passes.
+// Host mapping: each row is updated in whole-row passes.
 // Work item t is a tile of `tile` rows of one plane: tiles of y outermost,
 // then the planes, so the rows a z reach reads again (the same tile of the
 // planes k - h .. k + h) are still in cache when the next plane needs them.

@@ -45,8 +45,9 @@ class Output {
   // How the run ended (the warnings of begin() are kept): the final
   // documents. Returns the first write failure of the run.
   [[nodiscard]] Status finish(RunStatus status);
-  // The watchdog's thread, as the job is about to end: the final documents,
-  // with the run failed for `reason`; best effort, never throws.
+  // As the job is about to end (from the watchdog's thread, or from rank 0's
+  // main thread when an error escapes the rows): the final documents, with the
+  // run failed for `reason`; best effort, never throws.
   void abandon(const std::string& reason, ExitCode code) noexcept;
 
  private:
