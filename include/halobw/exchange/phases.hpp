@@ -10,13 +10,10 @@
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <string>
-#if __has_include(<Kokkos_Profiling_ScopedRegion.hpp>)
-#include <Kokkos_Profiling_ScopedRegion.hpp>
-#endif
 
 namespace halobw {
 
-// The stages of an exchange, as --breakdown names them.
+// The phases of an exchange, as --breakdown names them.
 enum class Phase { pack = 0, mpi = 1, stage = 2, unpack = 3 };
 constexpr int kPhases = 4;
 using PhaseSeconds = std::array<double, kPhases>;
@@ -54,25 +51,29 @@ class PhaseClock {
 // stack, the Nsight and rocprof connectors), so that they show the phases of
 // an exchange by the names --breakdown uses: halobw::start and
 // halobw::finish, and within them halobw::pack, halobw::mpi, halobw::stage
-// and halobw::unpack. Without a tool loaded it is a test of one pointer on
-// entry and on exit; the names fit std::string's short buffer, so nothing is
-// allocated. Kokkos 4 has the type; Kokkos 3.4 (Debian's) has only the calls.
-// -DHALOBW_PROFILE_REGIONS=OFF compiles them out, for the A/B of their cost
+// and halobw::unpack. Without a tool loaded it is one call that answers no
+// and nothing else: Kokkos's own push and pop (a string built, a callback
+// looked up) are skipped, as they cost instructions in every exchange
+// (docs/results/host.md, "The profiling regions' cost").
+// -DHALOBW_PROFILE_REGIONS=OFF compiles them out, for that A/B
 // (scripts/bench_host.py --sections regions).
-#if defined(HALOBW_NO_PROFILE_REGIONS)
-struct ProfileRegion {
-  explicit ProfileRegion(const char* /*name*/) {}
-};
-#elif __has_include(<Kokkos_Profiling_ScopedRegion.hpp>)
-using ProfileRegion = Kokkos::Profiling::ScopedRegion;
-#else
 class ProfileRegion {
  public:
-  explicit ProfileRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
-  ~ProfileRegion() { Kokkos::Profiling::popRegion(); }
+#if defined(HALOBW_NO_PROFILE_REGIONS)
+  explicit ProfileRegion(const char* /*name*/) {}
+#else
+  explicit ProfileRegion(const char* name) : on_(Kokkos::Profiling::profileLibraryLoaded()) {
+    if (on_) Kokkos::Profiling::pushRegion(name);
+  }
+  ~ProfileRegion() {
+    if (on_) Kokkos::Profiling::popRegion();
+  }
+#endif
   ProfileRegion(const ProfileRegion&) = delete;
   ProfileRegion& operator=(const ProfileRegion&) = delete;
+
+ private:
+  [[maybe_unused]] bool on_ = false;
 };
-#endif
 
 }  // namespace halobw
