@@ -1,5 +1,5 @@
 // The two mappings of the copy plan, cell by cell, on the host: the one
-// pass over the rows that the host runs (CopyList::run, RowPass) against the
+// pass over the lines that the host runs (CopyList::run, LinePass) against the
 // per-piece copy (FusedCopy, each box's cells on their own: the mapping every
 // GPU runs, through a host RangePolicy), on every list of the plan (all at
 // once, per stage, the self copies), on x, y and z faces, edges and corners,
@@ -224,17 +224,17 @@ TEST(Kernels, OnePassMatchesPerPieceCellByCell) {
             1000);
 }
 
-// Bands of more rows than one work item takes (RowPass::kRowsPerRun), split into runs.
+// Bands of more lines than one work item takes (LinePass::kLinesPerRun), split into runs.
 TEST(Kernels, OnePassSplitsLongBands) {
-  static_assert(RowPass::kRowsPerRun < 65);
+  static_assert(LinePass::kLinesPerRun < 65);
   EXPECT_GT(compare_all({{2, 1, 1}}, {65}), 50);  // uneven: 33 and 32 cells along x
 }
 
-// The rows of one or two x-face segments of up to kShortCells cells have a
-// loop of their own (RowRun::short_cells): every width it serves and the one
+// The lines of one or two x-face segments of up to kShortCells cells have a
+// loop of their own (LineRun::short_cells): every width it serves and the one
 // above, both x faces (periodic: packed buffers, and the self copy's field on
 // the other side) and one alone (the rank at a wall along x).
-TEST(Kernels, OnePassShortRowsMatchPerPiece) {
+TEST(Kernels, OnePassShortLinesMatchPerPiece) {
   static_assert(kShortCells == 4);
   EXPECT_GT(compare_all({{1, 1, 1}, {2, 1, 1}, {3, 1, 2}}, {11, 16}, kShortCells + 1), 100);
   EXPECT_GT(compare_all({{2, 1, 1}, {3, 1, 2}}, {11, 16}, kShortCells + 1, {false, true, true}), 100);

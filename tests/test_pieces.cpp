@@ -495,26 +495,26 @@ TEST(Messages, RowGroupsShareRowsOfOneField) {
   // ±x on 2x1x1: both faces hold every owned row, sent and received.
   const RankPlan x = plan(ProcGrid({2, 1, 1}), 16, 1, kX, 0);
   const MessageTable tx = make_message_table(x, SelfMode::copy);
-  EXPECT_EQ(row_groups(x, tx, BoxSide::send), (Groups{{0, 1}}));
-  EXPECT_EQ(row_groups(x, tx, BoxSide::recv), (Groups{{0, 1}}));
+  EXPECT_EQ(line_groups(x, tx, BoxSide::send), (Groups{{0, 1}}));
+  EXPECT_EQ(line_groups(x, tx, BoxSide::recv), (Groups{{0, 1}}));
   // ±z on 1x1x2: no row in common.
   const RankPlan z = plan(ProcGrid({1, 1, 2}), 16, 2, kZ, 0);
   const MessageTable tz = make_message_table(z, SelfMode::copy);
-  EXPECT_EQ(row_groups(z, tz, BoxSide::send), (Groups{{0}, {1}}));
-  EXPECT_EQ(row_groups(z, tz, BoxSide::recv), (Groups{{0}, {1}}));
+  EXPECT_EQ(line_groups(z, tz, BoxSide::send), (Groups{{0}, {1}}));
+  EXPECT_EQ(line_groups(z, tz, BoxSide::recv), (Groups{{0}, {1}}));
   // All faces on 2x2x1 (±z are self copies): the y faces send rows the x
   // faces send too, but fill ghost rows of their own.
   const RankPlan all = plan(ProcGrid({2, 2, 1}), 16, 1, kAll, 0);
   const MessageTable ta = make_message_table(all, SelfMode::copy);
   ASSERT_EQ(ta.messages.size(), 4u);
-  EXPECT_EQ(row_groups(all, ta, BoxSide::send), (Groups{{0, 1, 2, 3}}));
-  EXPECT_EQ(row_groups(all, ta, BoxSide::recv), (Groups{{0, 1}, {2}, {3}}));
+  EXPECT_EQ(line_groups(all, ta, BoxSide::send), (Groups{{0, 1, 2, 3}}));
+  EXPECT_EQ(line_groups(all, ta, BoxSide::recv), (Groups{{0, 1}, {2}, {3}}));
   // Separate messages of two fields: each field's rows are its own.
   const RankPlan two = make_rank_plan(ProcGrid({2, 1, 1}), cube(16, 1, kX, 2), 0);
   const MessageTable ts = make_message_table(two, SelfMode::copy, Messages::separate);
   ASSERT_EQ(ts.messages.size(), 4u);  // -x field 0, -x field 1, +x field 0, +x field 1
-  EXPECT_EQ(row_groups(two, ts, BoxSide::send), (Groups{{0, 2}, {1, 3}}));
+  EXPECT_EQ(line_groups(two, ts, BoxSide::send), (Groups{{0, 2}, {1, 3}}));
   // Aggregated, one message carries both fields: the same groups as one field.
   const MessageTable tg = make_message_table(two, SelfMode::copy);
-  EXPECT_EQ(row_groups(two, tg, BoxSide::recv), (Groups{{0, 1}}));
+  EXPECT_EQ(line_groups(two, tg, BoxSide::recv), (Groups{{0, 1}}));
 }

@@ -6,7 +6,7 @@ namespace halobw {
 
 namespace {
 
-bool share_rows(const RankPlan& plan, const Message& a, const Message& b, BoxSide side) {
+bool share_lines(const RankPlan& plan, const Message& a, const Message& b, BoxSide side) {
   if (a.first_field >= b.first_field + b.fields || b.first_field >= a.first_field + a.fields) return false;
   const Piece& pa = plan.pieces[static_cast<std::size_t>(a.piece)];
   const Piece& pb = plan.pieces[static_cast<std::size_t>(b.piece)];
@@ -47,7 +47,7 @@ MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mo
   return t;
 }
 
-std::vector<std::vector<int>> row_groups(const RankPlan& plan, const MessageTable& table, BoxSide side) {
+std::vector<std::vector<int>> line_groups(const RankPlan& plan, const MessageTable& table, BoxSide side) {
   const std::size_t n = table.messages.size();
   std::vector<std::size_t> root(n);  // union-find over the messages
   std::iota(root.begin(), root.end(), std::size_t{0});
@@ -57,7 +57,7 @@ std::vector<std::vector<int>> row_groups(const RankPlan& plan, const MessageTabl
   };
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < a; ++b) {
-      if (share_rows(plan, table.messages[a], table.messages[b], side)) root[find(a)] = find(b);
+      if (share_lines(plan, table.messages[a], table.messages[b], side)) root[find(a)] = find(b);
     }
   }
   std::vector<std::vector<int>> groups;

@@ -3,7 +3,7 @@
 // packed buffers, all at once and in batches, and the self pieces from owned
 // into ghost cells. This is the one place that says which cells go where;
 // a CopyList runs its boxes with the mapping of its execution space (one
-// fused launch on a device, one pass over the rows on the host). The
+// fused launch on a device, one pass over the lines on the host). The
 // exchanger runs them; the kernel tests run the device mapping of the same
 // lists on the host against the host's.
 #pragma once
@@ -14,7 +14,7 @@
 
 #include "halobw/base/box.hpp"
 #include "halobw/exchange/kernels.hpp"
-#include "halobw/exchange/row_pass.hpp"
+#include "halobw/exchange/line_pass.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 
@@ -45,7 +45,7 @@ struct CopyTargets {
 // A list of copies between boxes of fields of the padded extents and their
 // other sides, fixed at set-up and run as one unit: on a device one fused
 // launch (FusedCopy, a thread per cell of every box), on the host one pass
-// over the rows the boxes share (RowPass).
+// over the lines the boxes share (LinePass).
 template <class ExecSpace, class MemSpace>
 class CopyList {
  public:
@@ -77,10 +77,10 @@ class CopyList {
     if constexpr (runs_on_host<ExecSpace>) boxes_.push_back(c);
   }
 
-  // Makes the mapping: the job table where the device reads it, or the host's row pass.
+  // Makes the mapping: the job table where the device reads it, or the host's line pass.
   void commit() {
     if constexpr (runs_on_host<ExecSpace>) {
-      rows_ = RowPass(flow_, padded_, boxes_);
+      rows_ = LinePass(flow_, padded_, boxes_);
     } else {
       list_.commit("halobw::copy_jobs");
     }
@@ -105,15 +105,15 @@ class CopyList {
   Flow flow_ = Flow::out_of_field;
   Index3 padded_{0, 0, 0};
   JobList<CopyJob, ExecSpace, MemSpace> list_;
-  std::vector<BoxCopy> boxes_;  // host: what the row pass is built from
-  RowPass rows_;
+  std::vector<BoxCopy> boxes_;  // host: what the line pass is built from
+  LinePass rows_;
 };
 
 // A batch: messages whose copies run as one list. On the pipelined schedule
 // a pack batch's messages are sent when its list has run, and an unpack
 // batch's list runs once all of its messages have landed. On a device each
 // message is a batch; on the host a batch is the messages whose boxes share
-// rows (row_groups), so that each row is visited once. (A "stage", elsewhere,
+// lines (line_groups), so that each line is visited once. (A "stage", elsewhere,
 // is only the staged transport's copy between device and host.)
 template <class ExecSpace, class MemSpace>
 struct CopyBatch {
@@ -131,11 +131,11 @@ struct CopyPlan {
   CopyList<ExecSpace, MemSpace> self;
 };
 
-// The batches of one side: the host's row groups, or one message each.
+// The batches of one side: the host's line groups, or one message each.
 template <class ExecSpace>
 std::vector<std::vector<int>> copy_batches(const RankPlan& plan, const MessageTable& table, BoxSide side) {
   if constexpr (runs_on_host<ExecSpace>) {
-    return row_groups(plan, table, side);
+    return line_groups(plan, table, side);
   } else {
     std::vector<std::vector<int>> one_each;
     for (std::size_t m = 0; m < table.messages.size(); ++m) one_each.push_back({static_cast<int>(m)});

@@ -1,6 +1,6 @@
 // The data-moving kernels: strided-box copies serve pack (field -> buffer),
 // unpack (buffer -> field) and the self copy (field -> field), as one fused
-// launch on a device (the host's mapping is row_pass.hpp; copy_plan.hpp's
+// launch on a device (the host's mapping is line_pass.hpp; copy_plan.hpp's
 // CopyList picks one), plus the fill that --check uses. Templated on the
 // Kokkos execution space.
 #pragma once
@@ -59,8 +59,8 @@ KOKKOS_INLINE_FUNCTION Cell3 cell_of(std::uint32_t c, std::uint32_t ex, std::uin
 //   and the buffer wherever the box allows: a whole x-run for z and y faces,
 //   and the h layers of an x face, which are the only contiguous cells that
 //   face has.
-// - Host (RowPass, row_pass.hpp): one pass over the rows the jobs share,
-//   each row's cells of every job copied before the next row.
+// - Host (LinePass, line_pass.hpp): one pass over the lines the jobs share,
+//   each line's cells of every job copied before the next line.
 // The job that launch index t falls in: the last whose first cell is at or
 // before t (a list's jobs are in the order of their first cells).
 template <class Jobs>

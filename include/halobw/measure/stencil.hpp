@@ -7,8 +7,8 @@
 // nothing of MPI: it runs on boxes (the owned cells, the interior, the
 // border) that the plan computes (pieces.hpp: stencil_boxes).
 //
-// Mapping: on the host, one work item per tile of rows of one plane of a box
-// (per plane of a thin box), each row updated in passes over whole rows
+// Mapping: on the host, one work item per tile of lines of one plane of a box
+// (per plane of a thin box), each line updated in passes over whole lines
 // (each pass one weight, vectorisable); on a device, one thread per cell of
 // every box of a list (one launch). Both add the terms
 // in the same order, so a cell's value does not depend on which list computed
@@ -42,7 +42,7 @@ struct StencilMath {
 
   KOKKOS_INLINE_FUNCTION std::int64_t stride(int a) const { return a == 0 ? 1 : a == 1 ? sy : sz; }
 
-  // out(idx) from in: the same terms, in the same order, as the row passes below.
+  // out(idx) from in: the same terms, in the same order, as the line passes below.
   KOKKOS_INLINE_FUNCTION double at(const double* in, std::int64_t idx) const {
     double v = w0 * in[idx];
     if (box) {
@@ -91,36 +91,36 @@ struct FusedStencil {
   }
 };
 
-// Host mapping: each row is updated in whole-row passes.
-// Work item t is a tile of `tile` rows of one plane: tiles of y outermost,
-// then the planes, so the rows a z reach reads again (the same tile of the
+// Host mapping: each line is updated in whole-line passes.
+// Work item t is a tile of `tile` lines of one plane: tiles of y outermost,
+// then the planes, so the lines a z reach reads again (the same tile of the
 // planes k - h .. k + h) are still in cache when the next plane needs them.
-struct RowStencil {
+struct LineStencil {
   StencilJob job;
   StencilMath m;
-  std::int64_t tile;  // rows per work item
+  std::int64_t tile;  // lines per work item
 
-  // The rows of a tile that keep 2h + 2 planes of it within about 256 KiB,
+  // The lines of a tile that keep 2h + 2 planes of it within about 256 KiB,
   // where the stencil reaches along z; else whole planes, in memory order.
-  static std::int64_t tile_rows(const StencilJob& j, const StencilMath& m) {
+  static std::int64_t tile_lines(const StencilJob& j, const StencilMath& m) {
     if (!m.box && !m.reach[2]) return std::max<std::int64_t>(1, j.ey);
-    const std::int64_t row_bytes = std::int64_t{j.ex} * static_cast<std::int64_t>(sizeof(double));
-    const std::int64_t rows = (std::int64_t{256} << 10) / (row_bytes * (2 * m.h + 2));
-    return std::max<std::int64_t>(1, std::min<std::int64_t>(rows, j.ey));
+    const std::int64_t line_bytes = std::int64_t{j.ex} * static_cast<std::int64_t>(sizeof(double));
+    const std::int64_t lines = (std::int64_t{256} << 10) / (line_bytes * (2 * m.h + 2));
+    return std::max<std::int64_t>(1, std::min<std::int64_t>(lines, j.ey));
   }
   [[nodiscard]] std::int64_t items() const { return (job.ey + tile - 1) / tile * job.ez; }
 
   void operator()(const std::int64_t t) const {
     const std::int64_t k = t % job.ez;
     const std::int64_t j0 = t / job.ez * tile;
-    for (std::int64_t j = j0; j < std::min<std::int64_t>(j0 + tile, job.ey); ++j) this->row(j, k);
+    for (std::int64_t j = j0; j < std::min<std::int64_t>(j0 + tile, job.ey); ++j) this->line(j, k);
   }
 
-  void row(const std::int64_t j, const std::int64_t k) const {
-    const std::int64_t row = job.base + j * m.sy + k * m.sz;
+  void line(const std::int64_t j, const std::int64_t k) const {
+    const std::int64_t line = job.base + j * m.sy + k * m.sz;
     const std::int64_t n = job.ex;
-    const double* __restrict__ in = job.in + row;
-    double* __restrict__ out = job.out + row;
+    const double* __restrict__ in = job.in + line;
+    double* __restrict__ out = job.out + line;
     for (std::int64_t i = 0; i < n; ++i) out[i] = m.w0 * in[i];
     if (m.box) {
       for (int dz = -1; dz <= 1; ++dz) {
@@ -148,10 +148,10 @@ struct RowStencil {
   }
 };
 
-// Host mapping of a thin box (a border slab of an x reach: rows of fewer than
+// Host mapping of a thin box (a border slab of an x reach: lines of fewer than
 // kThin cells, less than one cache line of doubles): one work item per plane,
-// each cell by StencilMath::at, the same terms in the same order as the row
-// passes. Why not whole-row passes of h cells: docs/results/host.md, section 5.
+// each cell by StencilMath::at, the same terms in the same order as the line
+// passes. Why not whole-line passes of h cells: docs/results/host.md, section 5.
 struct ThinStencil {
   StencilJob job;
   StencilMath m;
@@ -159,13 +159,13 @@ struct ThinStencil {
 
   void operator()(const std::int64_t k) const {
     for (std::int64_t j = 0; j < job.ey; ++j) {
-      const std::int64_t row = job.base + j * m.sy + k * m.sz;
-      for (std::int64_t i = 0; i < job.ex; ++i) job.out[row + i] = m.at(job.in, row + i);
+      const std::int64_t line = job.base + j * m.sy + k * m.sz;
+      for (std::int64_t i = 0; i < job.ex; ++i) job.out[line + i] = m.at(job.in, line + i);
     }
   }
 };
 
-// A list of boxes updated as one unit: one launch on a device, one row loop per box on the host.
+// A list of boxes updated as one unit: one launch on a device, one line loop per box on the host.
 template <class ExecSpace, class MemSpace>
 class StencilList {
  public:
@@ -184,10 +184,10 @@ class StencilList {
                                ThinStencil{j, m});
           continue;
         }
-        const RowStencil rows{j, m, RowStencil::tile_rows(j, m)};
+        const LineStencil lines{j, m, LineStencil::tile_lines(j, m)};
         Kokkos::parallel_for(
-            label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, rows.items()),
-            rows);
+            label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, lines.items()),
+            lines);
       }
     } else {
       Kokkos::parallel_for(

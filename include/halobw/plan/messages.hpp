@@ -41,13 +41,13 @@ struct MessageTable {
 // it sends, or the ghost cells its receive fills.
 enum class BoxSide { send, recv };
 
-// The messages whose boxes on `side` share a row of a field (the same field,
+// The messages whose boxes on `side` share a line of a field (the same field,
 // and y and z ranges that meet), directly or through others, as groups
 // ordered by their first message, each in the table's order. The host packs
-// (or unpacks) each group in one pass over its rows: the -x and +x faces
-// share all their rows, two z faces none.
-[[nodiscard]] std::vector<std::vector<int>> row_groups(const RankPlan& plan, const MessageTable& table,
-                                                       BoxSide side);
+// (or unpacks) each group in one pass over its lines: the -x and +x faces
+// share all their lines, two z faces none.
+[[nodiscard]] std::vector<std::vector<int>> line_groups(const RankPlan& plan, const MessageTable& table,
+                                                        BoxSide side);
 
 // What the exchanger allocates besides the fields, in values of 8 bytes.
 struct BufferSizes {
