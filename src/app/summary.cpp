@@ -45,8 +45,8 @@ void get(RowSummary& s, const long long* least, const long long* most) {
 
 void reduce_summaries(const Comm& comm, std::vector<RowPlan>& rows) {
   // node_out_max: what this rank's node sends off it, summed over the node first.
-  std::vector<std::uint64_t> node_out;
-  for (const RowPlan& r : rows) node_out.push_back(r.all.node_out_max);
+  std::vector<std::uint64_t> node_out(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) node_out[i] = rows[i].all.node_out_max;
   node_out = sum_over_node(comm, node_out);
   std::vector<long long> least(kLeast * rows.size());
   std::vector<long long> most(kMost * rows.size());
