@@ -8,6 +8,15 @@
 # Kokkos 4.x and later installs are used as they are.
 find_package(Kokkos REQUIRED)
 
+# A preset that needs a backend names it (HALOBW_KOKKOS_BACKEND: OPENMP, CUDA or HIP, as Kokkos_DEVICES
+# spells them): a Kokkos found without it fails here, rather than building a Serial-only program.
+set(HALOBW_KOKKOS_BACKEND "" CACHE STRING "The Kokkos device this build needs (OPENMP, CUDA, HIP; empty: any)")
+if(HALOBW_KOKKOS_BACKEND AND NOT HALOBW_KOKKOS_BACKEND IN_LIST Kokkos_DEVICES)
+  message(FATAL_ERROR "Kokkos ${Kokkos_VERSION} (${Kokkos_DIR}) has the devices '${Kokkos_DEVICES}', not "
+                      "${HALOBW_KOKKOS_BACKEND}, which this preset needs: set Kokkos_ROOT to the install of a Kokkos "
+                      "built with it (docs/gpu.md), e.g. Kokkos_ROOT=$(spack location -i kokkos)")
+endif()
+
 if(NOT TARGET Kokkos::kokkos)
   message(FATAL_ERROR "Kokkos ${Kokkos_VERSION} was found but provides no Kokkos::kokkos target")
 endif()

@@ -86,6 +86,7 @@ Usage: check_table.py [FILE]   (standard input when no file)
 Exit status 0 when every row checks, 1 otherwise (each problem on stderr).
 """
 import collections
+import math
 import re
 import sys
 
@@ -104,12 +105,20 @@ OPTIONAL = [["BoundaryFaces"], ["OffNode_B"], ["RemoteEdges", "RemoteCorners"], 
 # A dry run's columns after its size ([H] and [Placement] between).
 DRY_COLUMNS = ["Send_B", "Send_min_B", "RemoteFaces", "SelfFaces", "OffNodeFaces", "BoundaryFaces", "OffNode_B",
                "NodeOut_B", "Brick_min", "Brick_max", "Rank_B", "Node_B", "Fits"]
+def rate_text(v):
+    """A rate as the benchmark prints it: 3 decimals, more below 0.1 GB/s, for 3 significant digits."""
+    if v == 0 or not math.isfinite(v):
+        return f"{v:.3f}"
+    return f"{v:.{min(15, max(3, 2 - math.floor(math.log10(abs(v)))))}f}"
+
+
 # Half the last printed decimal of the microsecond columns, and of the 2-decimal ratios.
 US = 0.05
 RATIO = 0.005
 AXES = "xyz"
 # Where MPI's nodes (MPI_COMM_TYPE_SHARED) are not the hosts' (MPICH's MPIR_CVAR_NOLOCAL): each rank's node.
-RANK_NODE_NOTE = re.compile(r"# rank_node ((?:\d+:\d+ ?)+) \(MPI_COMM_TYPE_SHARED makes \d+ nodes")
+RANK_NODE_NOTE = re.compile(r"# rank_node ((?:\d+:\d+ ?)+) \(MPI_COMM_TYPE_SHARED makes (\d+) (nodes?) of the ranks, "
+                            r"their host names (\d+);")
 WALLS_NOTE = re.compile(r"# periodic (\S+); walls along (\S+): the pieces at a wall are neither sent nor filled, "
                         r"their ghost cells keep their values \(BoundaryFaces counts them\)$")
 NODES_NOTE = re.compile(r"# placement nodes: (\d+) nodes? as a (\d+)x(\d+)x(\d+) grid, each holding a "
@@ -122,8 +131,9 @@ CART_PLANNED = ("# placement cart, planned as MPI_Cart_create without reorder (r
 DRY_LINE = re.compile(r"# dry run: the plan of (.+): nothing launched, allocated or timed$")
 DRY_BLOCKS = re.compile(r"(\d+) ranks?, (\d+) per node in blocks \(as srun places them\): (\d+) nodes?$")
 DRY_JOB = re.compile(r"this job's (\d+) ranks? on (\d+) nodes? \(MPI_Comm_split_type\)$")
-# A row's label in the notes: N= or L=, a side or extents, and H= with a halo sweep.
-LABEL = r"(?:N|L)=\d+(?:x\d+x\d+)?(?: H=\d+)?"
+# A row's label in the notes: its size column (N, L, Global or Local), = and the row's cell there, and H=
+# with a halo sweep.
+LABEL = r"(?:N|L|Global|Local)=\d+(?:x\d+x\d+)?(?: H=\d+)?"
 
 # What one rank sends and holds in one row: the first eight as before walls and nodes.
 Figures = collections.namedtuple("Figures", "send remote_faces self_faces offnode_faces edges corners ghost owned "
@@ -151,7 +161,7 @@ def box_text(b):
 
 
 def size_text(b):
-    """A box as the labels print it: a cube's side, else its extents."""
+    """A box as a dry run's N or L column prints it: a cube's side, else its extents."""
     return str(b[0]) if b[0] == b[1] == b[2] else box_text(b)
 
 
@@ -328,6 +338,7 @@ def parse_header(lines):
         if m:
             pairs = [p.split(":", 1) for p in m.group(1).split()]
             h["rank_node"] = [int(n) for _, n in sorted(pairs, key=lambda p: int(p[0]))]
+            h["rank_node_counts"] = (int(m.group(2)), m.group(3), int(m.group(4)))
         m = re.match(r"# node (\S+) ranks (\S+) devices (\S+)$", line)
         if m:
             nodes.append((m.group(1), expand(m.group(2))))
@@ -392,6 +403,12 @@ def node_of_ranks(h, errors):
                           f"on {h['nodes']}")
         return [0] * ranks if h["nodes"] == 1 else None
     if h["rank_node"] is not None:
+        made, word, names = h["rank_node_counts"]
+        if made != len(set(h["rank_node"])) or word != ("node" if made == 1 else "nodes") or (
+                h["hosts"] is not None and names != len(set(h["hosts"]))):
+            errors.append(f"the rank_node note counts {made} {word} and {names} host names; its ranks give "
+                          f"{len(set(h['rank_node']))} nodes, rank_host "
+                          f"{len(set(h['hosts'])) if h['hosts'] is not None else '?'} host names")
         if len(h["rank_node"]) != ranks or len(set(h["rank_node"])) != h["nodes"]:
             errors.append(f"the rank_node note gives {len(set(h['rank_node']))} nodes for {len(h['rank_node'])} "
                           f"ranks, the header {h['nodes']} for {ranks}")
@@ -466,6 +483,9 @@ def check_rate(send, t, uni, duplex, where, errors):
         return
     lo = send / (t + 0.05) / 1e3
     hi = send / (t - 0.05) / 1e3 if t > 0.05 else float("inf")
+    if uni == 0 or duplex == 0:
+        errors.append(f"{where}: Send_B {send} crossed but a rate prints 0: it needs 3 significant digits")
+        return
     if not within(uni, lo, hi, 3):
         errors.append(f"{where}: Uni_GBps {uni} is not Send_B {send} / Time_us {t} "
                       f"(between {lo:.4f} and {hi:.4f})")
@@ -735,12 +755,13 @@ def expected_columns(cols):
 
 
 def dry_columns(cols):
-    """A dry run's columns: N or L, [H], [Placement], then DRY_COLUMNS."""
+    """A dry run's columns: N or L (Global or Local where some size is no cube), [H], [Placement], then
+    DRY_COLUMNS."""
     rest = cols[1:]
     for name in ("H", "Placement"):
         if rest[:1] == [name]:
             rest = rest[1:]
-    return cols[:1] in (["N"], ["L"]) and rest == DRY_COLUMNS
+    return cols[:1] in (["N"], ["L"], ["Global"], ["Local"]) and rest == DRY_COLUMNS
 
 
 class Layout:
@@ -806,9 +827,9 @@ def row_box(row, lead, grid, local, where, errors):
         glob = tuple(b * g for b, g in zip(brick, grid))
         if row["Global"] != box_text(glob):
             errors.append(f"{where}: Global {row['Global']}, the grid gives {box_text(glob)}")
-        return size_text(brick), brick, glob
+        return row[lead[0]], brick, glob
     glob = box(row["Global"])
-    return size_text(glob), None, glob
+    return row["Global"], None, glob
 
 
 def check(text):
@@ -841,9 +862,9 @@ def check_table(text):
                          "OffNode_B and each rank's bytes are not checked")
     if lay.node_of is None and h["nodes"] > 1:
         unchecked.append(f"the ranks' nodes are not printed: the off-node columns are not checked")
-    lead = ["N"] if dry and cols[0] == "N" else (["L"] if dry else lead_of(cols))
+    lead = [cols[0]] if dry else lead_of(cols)
     local = lead[0] in ("L", "Local")
-    prefix = "L" if local else "N"
+    prefix = lead[0]  # notes name a row by its size column
     sweep = "H" in cols
     if sweep != (len(h["halos"]) > 1):
         errors.append(f"halo widths {h['halos']} but the column H is {'there' if sweep else 'missing'}")
@@ -884,7 +905,7 @@ def check_table(text):
         m = RANK_NOTE.match(line) or NODE_NOTE.match(line)
         if m:
             rank_notes.setdefault(m.group(1), []).append(m)
-        m = re.match(rf"# check ((N|L)=(\d+(?:x\d+x\d+)?)(?: H=(\d+))?) passed (\d+) ghost cells", line)
+        m = re.match(rf"# check ((N|L|Global|Local)=(\d+(?:x\d+x\d+)?)(?: H=(\d+))?) passed (\d+) ghost cells", line)
         if m:
             checks.append((m.group(2), m.group(3), int(m.group(4) or h["halos"][0]), int(m.group(5)), line))
         if not line.strip() or line.startswith("#"):
@@ -899,12 +920,14 @@ def check_table(text):
         if sweep and halo not in h["halos"]:
             errors.append(f"{where}: H {halo} is not one of the widths {h['halos']}")
         if dry:
-            if not re.fullmatch(r"[1-9]\d*(x[1-9]\d*x[1-9]\d*)?", row[cols[0]]):
-                errors.append(f"{where}: {cols[0]} {row[cols[0]]} is neither a side nor XxYxZ")
+            form = r"[1-9]\d*" if cols[0] in ("N", "L") else r"[1-9]\d*x[1-9]\d*x[1-9]\d*"
+            if not re.fullmatch(form, row[cols[0]]):
+                errors.append(f"{where}: {cols[0]} {row[cols[0]]} is not a "
+                              f"{'side' if cols[0] in ('N', 'L') else 'box XxYxZ'}")
                 continue
             brick = box(row[cols[0]]) if local else None
             glob = tuple(b * g for b, g in zip(brick, grid)) if local else box(row[cols[0]])
-            size = size_text(brick if local else glob)
+            size = size_text(brick if local else glob) if cols[0] in ("N", "L") else box_text(brick or glob)
             if row[cols[0]] != size:
                 errors.append(f"{where}: the size {row[cols[0]]} is printed as {size}")
         else:
@@ -1046,9 +1069,9 @@ def check_measured_row(row, h, label, figs, known, lay, hidden_notes, rank_notes
     elif notes:
         errors.append(f"{where}: per-rank notes, but the table has no Slowest column")
     t = float(row["Time_us"])
-    if row["Time_us"] != f"{t:.1f}" or row["Uni_GBps"] != f"{float(row['Uni_GBps']):.3f}" or \
-            row["Duplex_GBps"] != f"{float(row['Duplex_GBps']):.3f}":
-        errors.append(f"{where}: Time_us needs 1 decimal and the rates 3")
+    if row["Time_us"] != f"{t:.1f}" or row["Uni_GBps"] != rate_text(float(row["Uni_GBps"])) or \
+            row["Duplex_GBps"] != rate_text(float(row["Duplex_GBps"])):
+        errors.append(f"{where}: Time_us needs 1 decimal and the rates 3, more for 3 significant digits")
     check_rate(int(row["Send_B"]), t, float(row["Uni_GBps"]), float(row["Duplex_GBps"]), where, errors)
     check_optional(row, where, errors, 16 * lay.fields * max(f.owned for f in figs))
 
@@ -1142,10 +1165,10 @@ EXTENTS = """# ranks 4 nodes 1 grid 1x2x2 directions all halo 1 iters 3 warmup 1
 # periodic x; walls along y,z: the pieces at a wall are neither sent nor filled, their ghost cells keep their \
 values (BoundaryFaces counts them)
 # Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces BoundaryFaces
-# check N=16x12x8 passed 1472 ghost cells
-16x12x8 1280 20.7 0.062 0.124 2 2 0 2
-# check N=12 passed 1440 ghost cells
-12x12x12 1152 12.7 0.091 0.181 2 2 0 2
+# check Global=16x12x8 passed 1472 ghost cells
+16x12x8 1280 20.7 0.0618 0.124 2 2 0 2
+# check Global=12x12x12 passed 1440 ghost cells
+12x12x12 1152 12.7 0.0907 0.181 2 2 0 2
 """.replace("\\\n", "")
 
 # 3 ranks on 1x1x3, walls along z, N = 12: bricks 12x12x4, a z face 1152 B; the middle rank sends two, the
@@ -1168,7 +1191,7 @@ LOCAL_EXTENTS = """# ranks 2 nodes 1 grid 1x1x2 directions box halo 1 iters 3 wa
 their values (BoundaryFaces counts them)
 # Local Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces BoundaryFaces RemoteEdges \
 RemoteCorners
-# check L=8x6x4 passed 576 ghost cells
+# check Local=8x6x4 passed 576 ghost cells
 8x6x4 8x6x8 384 1.0 0.384 0.768 1 0 0 5 0 0
 6x6x6 6x6x12 288 1.0 0.288 0.576 1 0 0 5 0 0
 """.replace("\\\n", "")
@@ -1183,8 +1206,8 @@ NODES_LINEAR = """# ranks 12 nodes 3 grid 3x2x2 directions all halo 1 iters 5 wa
 """ + HOSTS12 + """
 # grid_source --grid transport datatype schedule -
 # Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces OffNode_B
-# check N=12x8x8 passed 1152 ghost cells
-12x8x8 768 10.0 0.077 0.154 6 0 5 640
+# check Global=12x8x8 passed 1152 ghost cells
+12x8x8 768 10.0 0.0768 0.154 6 0 5 640
 """
 NODES = NODES_LINEAR.replace("# Global", "# placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of "
                              "ranks\n# Global").replace("6 0 5 640", "6 0 2 256")
@@ -1230,12 +1253,12 @@ allocated or timed
 # placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks
 """ + WALLS_NOTE_Z + """
 # Rank_B: the most one rank allocates (fields, packed buffers, staging and limit buffers); Node_B: ...
-# N Placement Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B Brick_min \
-Brick_max Rank_B Node_B Fits
+# Global Placement Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B \
+Brick_min Brick_max Rank_B Node_B Fits
 12x8x8 linear 640 640 5 0 4 1 512 2048 4x4x4 4x4x4 1728 6912 yes
 12x8x8 nodes 640 640 5 0 2 1 256 1024 4x4x4 4x4x4 1728 6912 yes
-24 linear 4608 4608 5 0 4 1 3456 13824 8x12x12 8x12x12 15680 62720 yes
-24 nodes 4608 4608 5 0 2 1 2304 9216 8x12x12 8x12x12 15680 62720 no
+24x24x24 linear 4608 4608 5 0 4 1 3456 13824 8x12x12 8x12x12 15680 62720 yes
+24x24x24 nodes 4608 4608 5 0 2 1 2304 9216 8x12x12 8x12x12 15680 62720 no
 """.replace("\\\n", "")
 
 # A dry run under a launcher: the job's own ranks, one node; 17 on 1x2x2 splits unevenly (17x9x9 to 17x8x8):
@@ -1279,8 +1302,17 @@ def self_test():
         "OffNodeFaces": SEED.replace("# rank_host 0:a 1:a", "# rank_host 0:a 1:b").replace("nodes 1", "nodes 2"),
         "automatic grid": SEED.replace("1x1x2", "2x1x1"),
         "the rank_node note gives 1 nodes": NOLOCAL.replace("rank_node 0:0 1:1", "rank_node 0:0 1:0"),
+        "the rank_node note counts 2 nodes and 2 host names": NOLOCAL.replace("their host names 1",
+                                                                             "their host names 2"),
+        "the rank_node note counts 1 nodes": NOLOCAL.replace("rank_node 0:0 1:1", "rank_node 0:0 1:0").replace(
+            "makes 2 nodes", "makes 1 nodes"),
         "1 decimal": SEED.replace("31.1 2.104", "31.10 2.104"),
+        "3 significant digits": SEED.replace("256 1048576 154.8 6.775 13.551", "256 1048576 15480000.0 0.000 0.000"),
     }
+    # A slow row's rates with 3 significant digits pass.
+    slow = SEED.replace("256 1048576 154.8 6.775 13.551", "256 1048576 15480000.0 0.0000677 0.000135")
+    rows, errors = check(slow)
+    assert rows == 3 and not errors, errors
     bad_box = {
         "RemoteEdges": BOX.replace("2 4 0 8 8\n8 8x8x16 2", "2 4 0 7 8\n8 8x8x16 2"),
         "Global": BOX.replace("8 8x8x16 1", "8 8x8x8 1"),
@@ -1333,21 +1365,21 @@ def self_test():
     lead = "# periodic x; walls along y,z"
     bad_shapes = {
         "BoundaryFaces 1, the grid gives 2": EXTENTS.replace("0.124 2 2 0 2", "0.124 2 2 0 1"),
-        "Send_B 1281, the grid gives 1280": EXTENTS.replace("1280 20.7 0.062 0.124", "1281 20.7 0.062 0.124"),
-        "check N=16x12x8: 1471 ghost cells, the grid gives 1472": EXTENTS.replace("passed 1472", "passed 1471"),
-        "'# check N=16x12x9 passed 1472 ghost cells' of no row": EXTENTS.replace("N=16x12x8 passed",
-                                                                                 "N=16x12x9 passed"),
+        "Send_B 1281, the grid gives 1280": EXTENTS.replace("1280 20.7 0.0618 0.124", "1281 20.7 0.0618 0.124"),
+        "check Global=16x12x8: 1471 ghost cells, the grid gives 1472": EXTENTS.replace("passed 1472", "passed 1471"),
+        "'# check Global=16x12x9 passed 1472 ghost cells' of no row": EXTENTS.replace("Global=16x12x8 passed",
+                                                                                 "Global=16x12x9 passed"),
         "the column BoundaryFaces goes with walls": EXTENTS.replace(lead, "# x"),
         "each of x, y, z once, in order": EXTENTS.replace("walls along y,z", "walls along z,y"),
         "automatic grid for 4 ranks and the box 16x12x8 is (2, 2, 1)": "\n".join(
-            l for l in EXTENTS.splitlines() if not l.startswith(("12x12x12", "# check N=12 "))) + "\n",
-        "every row is a cube": EXTENTS.replace("16x12x8 1280", "12x12x12 1152").replace("N=16x12x8", "N=12"),
+            l for l in EXTENTS.splitlines() if not l.startswith(("12x12x12", "# check Global=12x12x12 "))) + "\n",
+        "every row is a cube": EXTENTS.replace("16x12x8 1280", "12x12x12 1152"),
         "SelfFaces 0, the grid gives 2": EXTENTS.replace("0.124 2 2 0 2", "0.124 2 0 0 2"),
         "Send_min_B 1153, the grid gives 1152": WALLS.replace("1 1152", "1 1153"),
         "no Send_min_B column": WALLS.replace(" Send_min_B", "").replace(" 1 1152", " 1"),
         "Global 8x6x9, the grid gives 8x6x8": LOCAL_EXTENTS.replace("8x6x4 8x6x8", "8x6x4 8x6x9"),
         "RemoteEdges 1, the grid gives 0": LOCAL_EXTENTS.replace("1 0 0 5 0 0\n6x6x6", "1 0 0 5 1 0\n6x6x6"),
-        "check L=8x6x4: 575 ghost cells": LOCAL_EXTENTS.replace("passed 576", "passed 575"),
+        "check Local=8x6x4: 575 ghost cells": LOCAL_EXTENTS.replace("passed 576", "passed 575"),
         "OffNodeFaces 4, the grid gives 5": NODES_LINEAR.replace("6 0 5 640", "6 0 4 640"),
         "OffNode_B 512, the grid gives 640": NODES_LINEAR.replace("6 0 5 640", "6 0 5 512"),
         "OffNode_B 640, the grid gives 256": NODES.replace("6 0 2 256", "6 0 2 640"),
@@ -1368,6 +1400,8 @@ def self_test():
         "Rank_B 1727 is less than the fields": DRY_TABLE.replace("4x4x4 1728 6912 yes\n12x8x8 nodes",
                                                            "4x4x4 1727 6912 yes\n12x8x8 nodes"),
         "Fits maybe": DRY_TABLE.replace("62720 no", "62720 maybe"),
+        "N 12x8x8 is not a side": DRY_TABLE.replace("# Global Placement", "# N Placement"),
+        "Global 24 is not a box XxYxZ": DRY_TABLE.replace("24x24x24 linear", "24 linear"),
         "L n/a is not a side": LOCAL_EXTENTS.replace("# Local Global", "# L Global").replace("8x6x4 8x6x8",
                                                                                           "n/a 8x6x8"),
         "Global 16x12 is not a box XxYxZ": EXTENTS.replace("16x12x8 1280", "16x12 1280"),

@@ -9,8 +9,14 @@ set -euo pipefail
 build=${1:-build-cuda}
 backend=${2:-cuda}
 out=${3:-docs/results}
-mkdir -p "$out"
 exe="$build/halo-bandwidth"
+# Without the build, say which one is missing and how to make it; write nothing.
+if [ ! -x "$exe" ]; then
+  echo "gpu_check: no $exe: build the $backend preset first (docs/gpu.md):" >&2
+  echo "gpu_check:   Kokkos_ROOT=<a Kokkos built with $backend> cmake --preset $backend && cmake --build --preset $backend" >&2
+  exit 2
+fi
+mkdir -p "$out"
 common=(--backend "$backend" --pack kernel --faces --sizes 256,512,1024)
 timed=(--iters 50 --warmup 5 --repeats 3)
 nvidia-smi -L 2>/dev/null || rocm-smi --showproductname 2>/dev/null || true

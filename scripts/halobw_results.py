@@ -164,6 +164,17 @@ DECIMALS = {"Global": TEXT, "Local": TEXT, "Slowest_host": TEXT, "Skew": 2, "min
             "Eff": 2, "Copy_GBps": 3, "Peer_GBps": 3, "Comp_us": 1, "Blocking_us": 1,
             "Overlap_us": 1, "Exposed_us": 1, "Noise_us": 1, "Hidden": 2, "Comp_GBps": 3,
             "Field_MiB": 1, "Huge_MiB": 1, "ranks_per_core": 2}
+
+
+def csv_number(name, v):
+    """A number as the benchmark's CSV prints it: fixed with DECIMALS[name]; a rate (GB/s) with more
+    below 0.1, so that it keeps 3 significant digits (docs/output.md)."""
+    places = DECIMALS[name]
+    if name.endswith("_GBps") and v != 0 and math.isfinite(v):
+        places = min(15, max(places, 2 - math.floor(math.log10(abs(v)))))
+    return f"{v:.{places}f}"
+
+
 # Least value of the integer fields.
 INT_MIN = {"ranks": 1, "nodes": 1, "iters": 1, "repeats": 1, "fields": 1, "N": 1, "L": 1, "H": 1, "Iters": 1}
 # --iters auto: each row's K lies in this range.
@@ -676,6 +687,12 @@ def _csv_status(path, line, record):
     return st
 
 
+def status_line(record):
+    """Whether a version-3 CSV line is the one line of a run that failed before its first row: every
+    column of a row empty (docs/output.md, Status)."""
+    return all(record.get(n, "") == "" for n in COLUMNS)
+
+
 def _read_csv(path, text):
     header = header_line = current = None
     version = None
@@ -708,6 +725,16 @@ def _read_csv(path, text):
         if version == 1:
             settings["halo"] = str(settings["halo"])
         _check_run(path, lineno, settings)
+        if version >= 3 and status_line(record):
+            # A run that failed before its first row: its settings and status, and no row.
+            status = _csv_status(path, lineno, record)
+            if status["state"] != "failed" or rows or runs:
+                raise ResultError(path, lineno, "a line with no row is only the whole file of a run that failed "
+                                  "before its first row (status failed)")
+            runs.append(Run(path, lineno, settings, provenance={n: record[n] for n in PROVENANCE if n in record},
+                            version=version, status=status))
+            new_run = False
+            continue
         measured = {n: _csv_value(path, lineno, n, record[n]) if n in record else None for n in COLUMNS}
         if version == 1:
             _v1_row(settings, measured)
@@ -1119,6 +1146,8 @@ def csv_format_problems(path):
             header_seen = True
             continue
         rec = dict(zip(columns, raw_fields))
+        if f.version >= 3 and status_line(rec):
+            continue  # a run that failed before its first row: the reader checked its settings and status
         for name, value in rec.items():
             if name not in PROVENANCE + ("reason", "warnings") and value != value.strip():
                 problems.append(f"{path}:{lineno}: {name}: {value!r} has spaces")
@@ -1147,6 +1176,9 @@ def _field_problem(name, text, version=SCHEMA_VERSION):
         return None if GRID_RE.match(text) else f"{name[0]}Xx{name[0]}Yx{name[0]}Z"
     if name in INT_FIELDS:
         return None if re.match(r"^(0|[1-9][0-9]*)$", text) else "a whole number"
+    if name.endswith("_GBps") and re.match(r"^[0-9]+\.[0-9]{3,}$", text):
+        ok = text == csv_number(name, float(text))
+        return None if ok else "3 decimals, more below 0.1 for 3 significant digits"
     if name in DECIMALS:
         want = r"^-?[0-9]+\.[0-9]{%d}$" % DECIMALS[name]
         return None if re.match(want, text) else f"fixed with {DECIMALS[name]} decimals"

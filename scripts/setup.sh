@@ -1,36 +1,62 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a preset needs (as root), or names the missing
-# ones (otherwise). Run by run.sh and test.sh; safe to run alone.
-# Usage: scripts/setup.sh [PRESET]   (default: host)
-#   every preset: the compilers, Open MPI (the default `mpi` alternative), Kokkos, the libraries
+# ones (otherwise). Run by run.sh (building and running) and test.sh (--tests);
+# safe to run alone.
+# Usage: scripts/setup.sh [--tests] [--list] [PRESET]   (default: host)
+#   every preset: what building and running halo-bandwidth need: a compiler, CMake,
+#                 Open MPI (the default `mpi` alternative), Kokkos, CLI11, fmt, nlohmann-json
 #   mpich:        also MPICH (mpich, libmpich-dev), side by side; Open MPI stays the default
+#   --tests:      also what the test suite and the checks need: GoogleTest, Python with
+#                 matplotlib and jsonschema, clang 14 and its tools, and (host, mpich) a
+#                 one-node Slurm (scripts/slurm_up.sh) for the srun tests; without Slurm,
+#                 those tests report SKIP, so a user who cannot install it can still test
+#   --list:       print the packages, one a line, and install nothing
 #   smpi:         also SimGrid (libsimgrid-dev: smpicxx, smpirun), for the simulated build and its
 #                 tests (scripts/simulate, tests/smpi)
-#   host, mpich:  also a one-node Slurm (scripts/slurm_up.sh) for the srun tests; without it,
-#                 those tests report SKIP, so a user who cannot install it can still build
 set -euo pipefail
+tests=0 list=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tests) tests=1 ;;
+    --list) list=1 ;;
+    -*) echo "setup: unknown option $1 (usage: scripts/setup.sh [--tests] [--list] [PRESET])" >&2; exit 2 ;;
+    *) break ;;
+  esac
+  shift
+done
 preset=${1:-host}
 
+# Building and running: run.sh needs these and nothing more.
 HALOBW_PACKAGES=(
-  cmake make g++ git python3
+  cmake make g++
   libopenmpi-dev openmpi-bin
   libtrilinos-kokkos-dev
-  libcli11-dev libfmt-dev libgtest-dev nlohmann-json3-dev
-  python3-matplotlib python3-jsonschema
-  clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
+  libcli11-dev libfmt-dev nlohmann-json3-dev
 )
-# Optional: the launcher tests skip (visibly) without them.
-HALOBW_OPTIONAL=()
 case "$preset" in
   mpich) HALOBW_PACKAGES+=(mpich libmpich-dev) ;;
   smpi) HALOBW_PACKAGES+=(libsimgrid-dev) ;;
 esac
-case "$preset" in
-  host | mpich)
-    # slurm-wlm would pull ~40 recommended plugin packages; these are all srun needs.
-    # libpmix-dev: Slurm's mpi_pmix plugin dlopen()s the unversioned libpmix.so it ships.
-    HALOBW_OPTIONAL+=(slurmd slurmctld slurm-client munge libpmix-dev) ;;
-esac
+# Optional: the launcher tests skip (visibly) without them.
+HALOBW_OPTIONAL=()
+if [ "$tests" = 1 ]; then
+  HALOBW_PACKAGES+=(
+    git python3 libgtest-dev
+    python3-matplotlib python3-jsonschema
+    clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
+  )
+  case "$preset" in
+    host | mpich)
+      # slurm-wlm would pull ~40 recommended plugin packages; these are all srun needs.
+      # libpmix-dev: Slurm's mpi_pmix plugin dlopen()s the unversioned libpmix.so it ships.
+      HALOBW_OPTIONAL+=(slurmd slurmctld slurm-client munge libpmix-dev) ;;
+  esac
+fi
+
+if [ "$list" = 1 ]; then
+  printf '%s\n' "${HALOBW_PACKAGES[@]}" ${HALOBW_OPTIONAL[@]+"${HALOBW_OPTIONAL[@]}"}
+  exit 0
+fi
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=() optional=()

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Set up, build a preset (default: host, the release build with Open MPI; also:
-# mpich, the same against MPICH; debug, with AddressSanitizer and UBSan), and
+# Set up (scripts/setup.sh --tests: the build's packages and the tests'), build
+# a preset (default: host, the release build with Open MPI; also: mpich, the
+# same against MPICH; debug, with AddressSanitizer and UBSan), and
 # run the whole test suite with ctest (MPI tests at 1, 2, 4 and 8 ranks,
 # oversubscribed where cores are few; host and mpich also launch their build
 # under srun and on simulated nodes).
 # The srun tests' fixture (launch/slurm_up: scripts/slurm_up.sh, as root) starts
-# munged, slurmctld and slurmd; they are stopped at the end (scripts/slurm_down.sh),
-# pass or fail, unless they were up before this script started.
+# munged, slurmctld and slurmd; the fixture's clean-up (launch/slurm_down) stops them
+# and removes their folder and config link, and so does the end of this script
+# (scripts/slurm_down.sh with PURGE=1), pass or fail, unless they were up before.
 # Usage: scripts/test.sh [PRESET] [ctest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +23,12 @@ if [ -s "$slurm_pid" ] && [ "$(cat "/proc/$(cat "$slurm_pid")/comm" 2>/dev/null)
   slurm_was_up=1
 fi
 stop_slurm() {
-  [ "$slurm_was_up" = 1 ] || ./scripts/slurm_down.sh >/dev/null 2>&1 || true
+  # PURGE=1: its folder and the /etc/slurm/slurm.conf link it made go too.
+  [ "$slurm_was_up" = 1 ] || PURGE=1 ./scripts/slurm_down.sh >/dev/null 2>&1 || true
 }
 trap stop_slurm EXIT
 
-./scripts/setup.sh "$preset"
+./scripts/setup.sh --tests "$preset"
 cmake --preset "$preset"
 cmake --build --preset "$preset" -j"$(nproc)"
 ctest --preset "$preset" -j"$(nproc)" "$@"

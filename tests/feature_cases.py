@@ -220,13 +220,16 @@ def hugepages(r):
     if off and "# hugepages N=" in off:
         r.fail("hugepages off", off)
     r.cases += 1
-    path = os.path.join(tempfile.mkdtemp(prefix="halobw-huge-"), "h.json")
+    work = tempfile.mkdtemp(prefix="halobw-huge-")
+    path = os.path.join(work, "h.json")
     rc, _, err = r.run(2, ["--axis", "z", "--sizes", "128", "--format", "json", "--output", path, "--quiet"] + FAST)
     try:
         row = json.load(open(path))["rows"][0]
         ok = rc == 0 and row["Field_MiB"] > 2 and 0 <= row["Huge_MiB"] <= row["Field_MiB"]
     except (OSError, ValueError, KeyError):
         ok = False
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     if not ok:
         r.fail("hugepages JSON", f"exit {rc} {err}")
     else:
@@ -351,6 +354,7 @@ def iters(r):
         ]
         for n, (ranks, flags, rows) in enumerate(cases):
             iters_auto(r, work, n, ranks, flags, rows)
+        iters_auto_under_load(r, work)
         # --iters N: as before; its K is in the files, the table shows no Iters.
         path = os.path.join(work, "fixed.csv")
         out = r.table(2, ["--axis", "z", "--sizes", "16", "--iters", "7", "--warmup", "1", "--format", "csv",
@@ -364,6 +368,27 @@ def iters(r):
                 print("ok   --iters 7: Iters 7 in the CSV, no Iters in the table")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def iters_auto_under_load(r, work):
+    """Rank 1 sleeps 0.1 s in every exchange (HALOBW_TEST_HOOK_SLOW), as a rank on a loaded core falls behind:
+    rank 0's first warm-up exchange is fast, the rest wait for rank 1. K from the median warm-up exchange
+    (0.1 s) is 5 (0.2 s / 0.1 s, raised to the least); from the fastest it was thousands, and the block
+    ran for minutes against the 0.2 s asked."""
+    path = os.path.join(work, "loaded.json")
+    flags = ["--axis", "z", "--sizes", "8", "--warmup", "5", "--min-time", "0.2", "--iters", "auto", "--format",
+             "json", "--output", path]
+    out = r.table(2, flags, {"HALOBW_TEST_HOOK_SLOW": "1"}, rows=1)
+    if not out:
+        return
+    r.cases += 1
+    row = json.load(open(path))["rows"][0]
+    block = row["Iters"] * row["Time_us"] * 1e-6
+    if row["Iters"] != 5 or not 0.2 <= block < 2.0:
+        r.fail("--iters auto under load", f"Iters {row['Iters']}, a block of {block:.2f} s: want K 5 and about "
+                                          f"0.5 s (5 exchanges of 0.1 s)\n{out}")
+    else:
+        print(f"ok   --iters auto under load: K {row['Iters']}, a block of {block:.2f} s (--min-time 0.2)")
 
 
 def iters_auto(r, work, n, ranks, flags, rows):
@@ -428,7 +453,7 @@ def walls_run(r, pack):
         env = run_cases.rma_env(r, ranks, flags, what) if "rma" in flags else {}
         before = r.failures
         r.table(ranks, flags, env, rows=2,
-                expect=["# check N=13x10x9 passed", "# check N=8 passed", " BoundaryFaces",
+                expect=["# check Global=13x10x9 passed", "# check Global=8x8x8 passed", " BoundaryFaces",
                         f"# periodic {periodic}; walls along {walls}: "])
         if r.failures > before:
             failed.append(f"-n {ranks} --method {flags[flags.index('--method') + 1]} --stencil "
@@ -476,7 +501,8 @@ def run_alone(r, flags):
 
 def dry_rows(out):
     """The dry run's rows as dicts of its columns, and its '# ranks' header line."""
-    cols = [l for l in out.splitlines() if l.startswith(("# N ", "# L ")) and "Brick_min" in l][0][2:].split()
+    cols = [l for l in out.splitlines() if l.startswith(("# N ", "# L ", "# Global ", "# Local ")) and
+            "Brick_min" in l][0][2:].split()
     rows = [dict(zip(cols, l.split())) for l in out.splitlines() if l and not l.startswith("#")]
     return rows, ranks_line(out)
 
@@ -542,8 +568,10 @@ def plan_against_run(r, work, ranks, n, flags):
             problems.append(f"{how}: {len(rows)} rows, the real run {len(real)}")
             continue
         for dry, row in zip(rows, real):
-            size = dry.get("N", dry.get("L"))
-            if size != str(row.size) or int(dry.get("H", row["H"])) != row["H"]:
+            # The size column as the real table heads it: N or L (a side), else Global or Local (extents).
+            column = next(c for c in ("N", "L", "Global", "Local") if c in dry)
+            size, want = dry[column], str(row.size) if column in ("N", "L") else row[column]
+            if size != want or int(dry.get("H", row["H"])) != row["H"]:
                 problems.append(f"{how}: row {size} H {dry.get('H')}, the real run's {row.size_name}={row.size} "
                                 f"H={row['H']}")
             for key in PLANNED:
@@ -662,6 +690,7 @@ def regions(r):
                 break
         else:
             print(f"ok   {what}: start and finish balanced, {', '.join(sorted(phases))} inside them, on both ranks")
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def region_problem(path, phases, iters):

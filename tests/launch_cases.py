@@ -3,7 +3,13 @@
 as run_cases.py does (every table through scripts/check_table.py).
 
 Suites (one MPI per build: Open MPI or MPICH, told apart by `MPIEXEC --version`):
-  slurm_up  the fixture: scripts/slurm_up.sh brings up a one-node Slurm
+  slurm_up  the fixture: scripts/slurm_up.sh brings up a one-node Slurm, and --state FILE
+            records whether it was up before
+  slurm_down the fixture's clean-up: where slurm_up brought the cluster up, scripts/slurm_down.sh
+            with PURGE=1 stops it and removes its folder and the /etc/slurm/slurm.conf link it
+            made, and every one is checked gone; a cluster up before the suite is left running
+  slurm_clean a cluster of its own in a fresh folder, on its own ports, brought up and torn down:
+            nothing of it is left (daemons, folder, the config link)
   srun      srun --mpi=pmix (Open MPI) or --mpi=pmi2 (MPICH) -n 2; srun -O -n 4; bad
             input's exit code 2 through srun; OPENPFC_FD_PROC_GRID through the
             environment; MPICH under --mpi=pmix refused (exit 2, one line)
@@ -90,13 +96,27 @@ class Launch(run_cases.Runner):
 
 # ---------------------------------------------------------------- Slurm
 
+def pid_alive(pid_file, name):
+    """Whether a pid file names a live process called `name`."""
+    try:
+        pid = open(pid_file).read().strip()
+        return open(f"/proc/{pid}/comm").read().strip() == name
+    except OSError:
+        return False
+
+
 def slurm_up(args):
     script = os.path.join(args.scripts_dir, "slurm_up.sh")
+    if args.state:
+        # Whether this suite brings the cluster up (slurm_down then tears it down) or finds it up.
+        up = pid_alive(os.path.join(SLURM_DIR, "slurmctld.pid"), "slurmctld")
+        with open(args.state, "w") as f:
+            f.write("was-up\n" if up else "started\n")
     if os.geteuid() != 0:
         skip("Slurm: not root, so no daemons can be started here (scripts/slurm_up.sh needs root)")
     if not shutil.which("srun") or not shutil.which("slurmctld", path=os.environ.get("PATH", "") + ":/usr/sbin"):
         if require_slurm():
-            print("FAIL Slurm is not installed (scripts/setup.sh host|mpich installs it), HALOBW_REQUIRE_SLURM=1")
+            print("FAIL Slurm is not installed (scripts/setup.sh --tests host|mpich installs it), HALOBW_REQUIRE_SLURM=1")
             return 1
         skip("Slurm: not installed (apt-get install --no-install-recommends slurmd slurmctld slurm-client "
              "munge libpmix-dev)")
@@ -111,6 +131,73 @@ def slurm_up(args):
         print(f"FAIL scripts/slurm_up.sh exit {p.returncode}, HALOBW_REQUIRE_SLURM=1")
         return 1
     skip(f"Slurm did not come up (scripts/slurm_up.sh exit {p.returncode}; see above)")
+
+
+def leftovers(folder, link_before):
+    """What a cluster torn down in `folder` left behind: live daemons of its pid files, the folder,
+    a /etc/slurm/slurm.conf link into it that was not there before."""
+    left = [f"{name} (pid file {folder}/{name}.pid)" for name in ("slurmctld", "slurmd")
+            if pid_alive(os.path.join(folder, f"{name}.pid"), name)]
+    if os.path.exists(folder):
+        left.append(f"the folder {folder}")
+    link = "/etc/slurm/slurm.conf"
+    if not link_before and os.path.islink(link) and os.readlink(link) == os.path.join(folder, "slurm.conf"):
+        left.append(f"the link {link}")
+    return left
+
+
+def tear_down(args, folder, env=None):
+    """scripts/slurm_down.sh with PURGE=1 on the cluster of `folder`; its output."""
+    env = {**os.environ, **(env or {}), "HALOBW_SLURM_DIR": folder, "PURGE": "1"}
+    p = subprocess.run(["bash", os.path.join(args.scripts_dir, "slurm_down.sh")], capture_output=True, text=True,
+                       timeout=120, env=env)
+    return p.stdout + p.stderr
+
+
+def slurm_down(args):
+    """The fixture's clean-up: a cluster that slurm_up brought up is stopped and removed."""
+    state = open(args.state).read().strip() if args.state and os.path.exists(args.state) else ""
+    if state != "started":
+        print(f"ok   nothing to tear down: the cluster {'was up before the suite' if state else 'was not started'}")
+        return 0
+    os.remove(args.state)
+    link_was_ours = os.path.islink("/etc/slurm/slurm.conf") and \
+        os.readlink("/etc/slurm/slurm.conf") == SLURM_CONF
+    sys.stdout.write(tear_down(args, SLURM_DIR))
+    left = leftovers(SLURM_DIR, link_before=not link_was_ours)
+    if left:
+        print(f"FAIL left behind: {'; '.join(left)}")
+        return 1
+    print(f"ok   the cluster this suite started is stopped, {SLURM_DIR} and its config link removed")
+    return 0
+
+
+def slurm_clean(args):
+    """A cluster of its own (a fresh folder, its own ports) up and down: nothing of it survives."""
+    import tempfile
+    if os.geteuid() != 0:
+        skip("Slurm: not root")
+    if not shutil.which("slurmctld", path=os.environ.get("PATH", "") + ":/usr/sbin"):
+        skip("Slurm: not installed")
+    folder = os.path.join(tempfile.mkdtemp(prefix="halobw-slurm-clean-"), "spool")
+    link_before = os.path.lexists("/etc/slurm/slurm.conf")
+    env = {"HALOBW_SLURM_DIR": folder, "HALOBW_SLURM_PORT": "6837"}
+    try:
+        p = subprocess.run(["bash", os.path.join(args.scripts_dir, "slurm_up.sh")], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, **env))
+        sys.stdout.write(p.stdout + p.stderr)
+        if p.returncode != 0:
+            skip(f"Slurm did not come up (scripts/slurm_up.sh exit {p.returncode})")
+        up = pid_alive(os.path.join(folder, "slurmctld.pid"), "slurmctld")
+    finally:
+        sys.stdout.write(tear_down(args, folder, env))
+    left = leftovers(folder, link_before)
+    shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
+    if not up or left:
+        print(f"FAIL slurmctld up {up}; left behind: {'; '.join(left)}")
+        return 1
+    print(f"ok   a cluster in {folder} brought up and torn down: no daemon, folder or config link left")
+    return 0
 
 
 def slurm_ready():
@@ -374,10 +461,12 @@ def main():
     ap.add_argument("--system-python", default="/usr/bin/python3")
     ap.add_argument("--tools")
     ap.add_argument("--scripts-dir", help="scripts/ (slurm_up.sh)")
-    ap.add_argument("suite", choices=["slurm_up", "srun", "nodes", "network"])
+    ap.add_argument("--state", help="slurm_up, slurm_down: the file that says whether slurm_up started it")
+    ap.add_argument("suite", choices=["slurm_up", "slurm_down", "slurm_clean", "srun", "nodes", "network"])
     args = ap.parse_args()
-    if args.suite == "slurm_up":
-        return slurm_up(args)
+    run_cases.private_tmp(args.suite)
+    if args.suite in ("slurm_up", "slurm_down", "slurm_clean"):
+        return globals()[args.suite](args)
     if not args.exe or not args.checker:
         ap.error("--exe and --checker are needed")
     r = Launch(args)

@@ -6,14 +6,18 @@ Suites:
   uneven      sizes that do not divide (Send_min_B), 1, 4 and 8 ranks, the env grid
   transports  --pack kernel (direct), staged, --self mpi, with --check
   bad_input   every rejected input: exit code 2, one error line, no row, no hang
-  results     results a user can trust (issue 19): an existing file survives a refused run and
-              one that fails before its first row, byte for byte; a run that fails after a row
-              (exit 1, exit 4) leaves a valid document (schema, reader, exact CSV) with the rows
-              and the status, which compare and plot warn of; --output /dev/full exits 3 with
-              one line; the nothing-crossed warning exactly when no row has a remote byte
+  results     results a user can trust (issues 19, 29): an existing file survives a refused run
+              byte for byte, and is replaced by a document with no row and status failed when
+              the run fails before its first row; a run that fails after a row (exit 1, exit 4)
+              leaves a valid document (schema, reader, exact CSV) with the rows and the status,
+              which compare and plot warn of; --output /dev/full exits 3 with one line and the
+              table's '# run failed' line; /sys, /proc and a folder where no file can be created
+              are refused before measuring; the nothing-crossed warning exactly when no row has a
+              remote byte
   readme      the README's "What it prints" command, run: every '#' line it shows is printed
 """
 import argparse
+import atexit
 import csv
 import io
 import json
@@ -437,6 +441,12 @@ def bad_input(r):
                             (["--ranks", "8"], "--ranks needs --dry-run"),
                             (["--dry-run", "--ranks-per-node", "0"], "--ranks-per-node: '0'"),
                             (["--size", "64"], "--size: unknown option; did you mean --sizes?"),
+                            # OSU's and Comb's habits: our equivalent in one line (issue 29).
+                            (["-m", "8:1024"], "-m: OSU's message-size range; here --sizes A:B"),
+                            (["-d", "cuda"], "-d: OSU's buffer location (-d cuda); here --backend"),
+                            (["--sizes", "100_100_100"], "'100_100_100': Comb's X_Y_Z; here three extents"),
+                            (["-divide", "2_2_2"], "-divide: Comb's process grid (2_2_2); here --grid 2x2x2"),
+                            (["--message-size", "8"], "--message-size: OSU's message-size range"),
                             (["--sizes", "--format", "json"], "--sizes needs a value"),
                             (["--grid", "1x1"], "--grid: '1x1' is not GXxGYxGZ or GX,GY,GZ")):
         reject(2, flags, fragment)
@@ -482,8 +492,9 @@ def snapshot(folder):
 
 
 def survives(r, work):
-    """A run refused before its first row, or failing before it, leaves an existing result
-    file as it was, byte for byte, and no temporary file beside it."""
+    """A run refused before its first row (exit 2) leaves an existing result file as it was, byte for
+    byte, and no temporary file beside it; one that began measuring and failed before its first row
+    replaces it with its own document: no row, status failed, the exit code and the reason."""
     hr = reader(r)
     old = os.path.join(work, "old")
     os.makedirs(old)
@@ -499,8 +510,6 @@ def survives(r, work):
         (2, ["--sizes", "40960"], {}, "TiB of host memory", "memory that does not fit"),
         (1, ["--method", "rma", "--sizes", "16"], {}, "could not set up the exchange",
          "-n 1 --method rma (no window on one rank)"),
-        (2, ["--axis", "z", "--sizes", "16", "--check"], {"HALOBW_TEST_HOOK_CORRUPT": "1"}, "check N=16 failed",
-         "--check failing in the first row"),
     ]
     for ranks, flags, env, fragment, what in cases:
         for fmt in ("json", "csv"):
@@ -520,6 +529,31 @@ def survives(r, work):
                 r.fail(name, f"the folder changed: {sorted(before)} -> {sorted(snapshot(old))}")
             else:
                 print(f"ok   {name}: exit {rc}, old.{fmt} byte for byte as it was, no temporary file")
+    for fmt in ("json", "csv"):
+        r.cases += 1
+        path = os.path.join(old, f"old.{fmt}")
+        name = f"--check failing in the first row, --format {fmt}"
+        rc, out, err = r.run(2, ["--axis", "z", "--sizes", "16", "--check", "--format", fmt, "--output", path]
+                             + FAST, {"HALOBW_TEST_HOOK_CORRUPT": "1"})
+        lines = ours(err)
+        try:
+            f = hr.read(path)
+            got = (len(f.rows), f.status["state"], f.status["exit_code"], f.status["reason"])
+        except Exception as e:  # noqa: BLE001 -- any reader error is the finding
+            got = repr(e)
+        invalid = validate(r, [path])
+        want_reason = lines[0].split(": ", 1)[1] if lines else None
+        if rc != 1 or len(lines) != 1 or "check N=16 failed" not in lines[0]:
+            r.fail(name, f"exit {rc}, want 1; our lines {lines}\n{err}")
+        elif got != (0, "failed", 1, want_reason) or invalid:
+            r.fail(name, f"the file reads {got}, want no row, failed, exit 1 and {want_reason!r}\n{invalid}")
+        elif sorted(os.listdir(old)) != ["old.csv", "old.json"]:
+            r.fail(name, f"the folder holds {sorted(os.listdir(old))}")
+        elif "# run failed (exit 1) after 0 rows: check N=16 failed" not in out:
+            r.fail(name, f"no '# run failed' line in the table\n{out}")
+        else:
+            print(f"ok   {name}: exit 1, old.{fmt} replaced by this run's document: no row, failed, exit 1, "
+                  "the reason")
     r.cases += 1
     missing = os.path.join(work, "missing", "r.csv")
     rc, out, err = r.run(2, ["--axis", "z", "--sizes", "16", "--format", "csv", "--output", missing] + FAST)
@@ -627,8 +661,38 @@ def failed_documents(r, work):
         print(f"ok   plot: {len(warned)} failed or incomplete files warned of and plotted")
 
 
+def kernel_folders(r, work):
+    """--output into /sys or /proc is refused before measuring (exit 2, one line, no table): as root
+    some files there open for writing, and the run used to fail only after its first row. A folder
+    where no file can be created, though access() allows it (a tmpfs without a free inode), is
+    refused as well: the preflight creates and removes a file there."""
+    for path in ("/sys/halobw.csv", "/proc/halobw.csv"):
+        r.cases += 1
+        rc, out, err = r.run(1, ["--axis", "z", "--sizes", "16", "--output", path] + FAST)
+        if rc != 2 or len(ours(err)) != 1 or "holds the kernel's files" not in ours(err)[0] or out.strip():
+            r.fail(f"--output {path}", f"exit {rc}, want 2; our lines {ours(err)}\n{out}")
+        else:
+            print(f"ok   --output {path}: exit 2 before measuring: {ours(err)[0]}")
+    mnt = os.path.join(work, "noinode")
+    os.makedirs(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,nr_inodes=1", "tmpfs", mnt],
+                      capture_output=True).returncode:
+        print("skip a folder without a free inode: mounting a small tmpfs is not permitted here")
+        return
+    try:
+        r.cases += 1
+        rc, out, err = r.run(1, ["--axis", "z", "--sizes", "16", "--output", os.path.join(mnt, "r.csv")] + FAST)
+        if rc != 2 or len(ours(err)) != 1 or "cannot create a file in" not in ours(err)[0] or out.strip():
+            r.fail("--output where no file can be created", f"exit {rc}, want 2; {ours(err)}\n{out}")
+        else:
+            print(f"ok   --output where no file can be created: exit 2 before measuring: {ours(err)[0]}")
+    finally:
+        subprocess.run(["umount", mnt], capture_output=True)
+
+
 def dev_full(r, work):
-    """A write that fails ends with exit 3 and one line naming the file and the OS error."""
+    """A write that fails ends with exit 3 and one line naming the file and the OS error, and the
+    table ends with its '# run failed' line."""
     if not os.path.exists("/dev/full"):
         print("skip /dev/full: not on this system")
         return
@@ -636,7 +700,8 @@ def dev_full(r, work):
         r.cases += 1
         rc, out, err = r.run(2, ["--axis", "z", "--sizes", "16", "--format", fmt, "--output", "/dev/full"] + FAST)
         want = "halo-bandwidth: error: --output /dev/full: No space left on device"
-        if rc != 3 or ours(err) != [want]:
+        note = "# run failed (exit 3) after 1 row: --output /dev/full: No space left on device"
+        if rc != 3 or ours(err) != [want] or note not in out.splitlines():
             r.fail(f"--format {fmt} --output /dev/full", f"exit {rc}, want 3; our lines {ours(err)}\n{err}")
         else:
             print(f"ok   --format {fmt} --output /dev/full: exit 3, one line: {want}")
@@ -726,6 +791,7 @@ def results(r):
         survives(r, work)
         failed_documents(r, work)
         dev_full(r, work)
+        kernel_folders(r, work)
         full_disk(r, work)
         nothing_crossed(r, work)
     finally:
@@ -789,6 +855,15 @@ def rma_env(r, ranks, flags, what):
     return {}
 
 
+def private_tmp(suite):
+    """Every temporary folder this process makes (tempfile.mkdtemp) lies in one of its own, removed
+    at exit, pass, fail or exception: a suite leaves nothing in /tmp (test cleanup/tmp)."""
+    root = tempfile.mkdtemp(prefix=f"halobw-{suite}-")
+    tempfile.tempdir = root
+    atexit.register(shutil.rmtree, root, True)
+    return root
+
+
 def run_suite(suites, namespace):
     """Parses the runner's arguments, runs one suite of `suites` (names of
     functions in `namespace`) and returns the exit status; shared by the
@@ -805,6 +880,7 @@ def run_suite(suites, namespace):
     ap.add_argument("--schema", help="docs/output.schema.json")
     ap.add_argument("suite", choices=suites)
     args = ap.parse_args()
+    private_tmp(args.suite)
     r = Runner(args)
     r.schema = args.schema
     namespace[args.suite](r)

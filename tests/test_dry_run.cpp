@@ -42,6 +42,24 @@ std::string field(const std::vector<std::pair<std::string, std::string>>& row, c
   return "(none)";
 }
 
+// A box of extents heads its size column Global, as the real run's table does,
+// and prints a cube among boxes as extents too.
+TEST(DryRun, ExtentsUnderGlobal) {
+  Options o;
+  o.dry_run = true;
+  o.ranks = 4;
+  o.sizes = {{16, 32, 32}, {16, 16, 16}};
+  o.axes = {false, false, true};
+  ::testing::internal::CaptureStdout();
+  const int code = dry_run_alone(o, process_environment());
+  const std::string text = ::testing::internal::GetCapturedStdout();
+  ASSERT_EQ(code, 0) << text;
+  EXPECT_NE(text.find("\n# Global Send_B "), std::string::npos) << text;
+  EXPECT_EQ(text.find("\n# N "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n16x32x32 "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n16x16x16 "), std::string::npos) << text;
+}
+
 TEST(DryRun, EightThousandRanksAgainstTheBoxsFormulas) {
   Options o;
   o.dry_run = true;

@@ -202,8 +202,9 @@ TEST(Rows, ReducedOverRanks) {
   for (const StencilKind stencil : {StencilKind::star, StencilKind::box}) {
     o.stencil = stencil;
     const ProcGrid grid = auto_grid(comm.size());
-    const std::vector<RowPlan> every = plan_rows(o, grid, comm.rank(), nodes);
-    std::vector<RowPlan> own = plan_own_rows(o, grid, comm.rank(), nodes);
+    const std::vector<RowSpec> specs = row_specs(o, grid);
+    const std::vector<RowPlan> every = plan_rows(o, specs, grid, comm.rank(), nodes);
+    std::vector<RowPlan> own = plan_own_rows(o, specs, grid, comm.rank(), nodes);
     reduce_summaries(comm, own);
     ASSERT_EQ(own.size(), every.size());
     for (std::size_t i = 0; i < own.size(); ++i) {
@@ -399,19 +400,19 @@ TEST(Memory, PreflightCountsWhatIsAllocated) {
               use.breakdown = use.limit = extra;
               use.host = host;
               const MemoryNeed need = memory_need(plan, make_message_table(plan, self), use);
-              const std::size_t before = allocated_bytes();
+              const std::size_t before = Process::allocated_bytes();
               std::size_t held = 0;
               for_transport(t, [&](auto policy) {
                 Rig<decltype(policy)> rig(comm, plan, setup_of(self, Schedule::pipelined, extra, host));
                 std::unique_ptr<CopyLimit<Exec, Mem>> copy;
                 if (extra) copy = std::make_unique<CopyLimit<Exec, Mem>>(plan.remote_bytes, host);
-                held = allocated_bytes() - before;
+                held = Process::allocated_bytes() - before;
               });
               EXPECT_EQ(held, need.total())
                   << "N " << n << " fields " << fields << " transport " << to_string(t) << " self "
                   << to_string(self) << " breakdown/limit " << extra << " huge "
                   << (host == Placement::huge_pages);
-              EXPECT_EQ(allocated_bytes(), before);  // all given back
+              EXPECT_EQ(Process::allocated_bytes(), before);  // all given back
             }
           }
         }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "halobw/cli/settings.hpp"
+#include "halobw/plan/layout.hpp"
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 #include "halobw/plan/rank_map.hpp"
@@ -138,6 +139,27 @@ TEST(Faces, SendRangeOfUnevenSplit) {
   EXPECT_EQ(r.most.self_faces, 2);
 }
 
+// Notes and messages name a row by the table's size column: N or L for cubes,
+// Global or Local (extents, cubes too) as soon as one size is not a cube.
+TEST(Rows, LabelsFollowTheSizeColumn) {
+  Options o;
+  const ProcGrid g({1, 2, 2});
+  o.sizes = {{12, 12, 12}};
+  EXPECT_STREQ(size_column(o), "N");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[0]), "N=12");
+  o.sizes = {{16, 12, 8}, {12, 12, 12}};
+  EXPECT_STREQ(size_column(o), "Global");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[0]), "Global=16x12x8");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[1]), "Global=12x12x12");
+  o.local = true;
+  o.halos = {1, 2};
+  EXPECT_STREQ(size_column(o), "Local");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[3]), "Local=12x12x12 H=2");
+  o.sizes = {{8, 8, 8}};
+  EXPECT_STREQ(size_column(o), "L");
+  EXPECT_EQ(row_label(o, row_specs(o, g)[0]), "L=8 H=1");
+}
+
 TEST(Rows, EachRowPlannedOnce) {
   // Two sizes times two halo widths on 4 ranks: every rank's plan of every
   // row, made once, holds all that the run needs of it.
@@ -147,10 +169,12 @@ TEST(Rows, EachRowPlannedOnce) {
   o.all_faces = true;
   o.axes = kAll;
   const ProcGrid g({1, 2, 2});
-  const auto before = rank_plans_made();
-  const std::vector<RowPlan> rows = plan_rows(o, g, 3, node_ids({"a", "a", "b", "b"}));
+  std::vector<int> plans_of_rank(4, 0);
+  const std::vector<RowPlan> rows = plan_rows(o, row_specs(o, g), g, 3, node_ids({"a", "a", "b", "b"}),
+                                              [&](const RankPlan& p) { ++plans_of_rank.at(p.rank); });
   ASSERT_EQ(rows.size(), 4u);
-  EXPECT_EQ(rank_plans_made() - before, 4u * (1 + 4));  // this rank's, and every rank's for the summary
+  EXPECT_EQ(plans_of_rank, std::vector<int>(4, 4));  // each rank's plan once a row, this rank's among them
+  EXPECT_EQ(rows[3].mine.brick.extent, make_rank_plan(g, rows[3].shape, 3).brick.extent);
   EXPECT_EQ(rows[1].label, "N=12 H=2");
   EXPECT_EQ(rows[1].mine.rank, 3);
   EXPECT_EQ(rows[1].mine.halo, 2);
@@ -163,10 +187,10 @@ TEST(Rows, EachRowPlannedOnce) {
   EXPECT_TRUE(f.any_remote);
   // In a job, one plan per row: this rank's, its own figures as the summary
   // until the ranks reduce them (tests/test_exchange.cpp, Rows.ReducedOverRanks).
-  const auto own_before = rank_plans_made();
-  const std::vector<RowPlan> own = plan_own_rows(o, g, 3, node_ids({"a", "a", "b", "b"}));
+  const std::vector<RowPlan> own = plan_own_rows(o, row_specs(o, g), g, 3, node_ids({"a", "a", "b", "b"}));
   ASSERT_EQ(own.size(), 4u);
-  EXPECT_EQ(rank_plans_made() - own_before, 4u);
+  EXPECT_EQ(own[3].mine.brick.extent, rows[3].mine.brick.extent);
+  EXPECT_EQ(own[1].table.messages.size(), 4u);
   EXPECT_EQ(own[2].all.send_max, own[2].mine.remote_bytes);
   EXPECT_EQ(own[2].all.send_min, own[2].mine.remote_bytes);
   EXPECT_EQ(own[2].all.node_out_max, own[2].mine.offnode_bytes);
@@ -424,7 +448,7 @@ TEST(Placement, OffNodeBytesOfTwelveRanksOnThreeNodes) {
   o.axes = kAll;
   const ProcGrid g({3, 2, 2});
   const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
-  const RowPlan linear = plan_rows(o, g, 4, nodes).front();
+  const RowPlan linear = plan_rows(o, row_specs(o, g), g, 4, nodes).front();
   EXPECT_EQ(linear.mine.offnode_bytes, 640u);
   EXPECT_EQ(linear.mine.counts.offnode_faces, 5);
   EXPECT_EQ(linear.all.offnode_max, 640u);
@@ -436,7 +460,7 @@ TEST(Placement, OffNodeBytesOfTwelveRanksOnThreeNodes) {
   EXPECT_EQ(map.per_node, (Dims3{1, 2, 2}));
   const ProcGrid on_nodes = placed(g, map);
   for (int r = 0; r < 12; ++r) EXPECT_EQ(on_nodes.coords(r)[0], nodes[static_cast<std::size_t>(r)]);
-  const RowPlan compact = plan_rows(o, on_nodes, 4, nodes).front();
+  const RowPlan compact = plan_rows(o, row_specs(o, on_nodes), on_nodes, 4, nodes).front();
   EXPECT_EQ(compact.all.offnode_max, 2u * 128);
   EXPECT_EQ(compact.all.node_out_max, 4u * 2 * 128);
   EXPECT_EQ(compact.all.send_max, linear.all.send_max);  // the same bytes, fewer of them off-node
@@ -454,7 +478,7 @@ TEST(Placement, OffNodeBytesOfEightRanksOnTwoNodes) {
   const ProcGrid g({2, 2, 2});
   const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1};
   for (const ProcGrid& grid : {g, placed(g, nodes_placement(g.dims(), nodes))}) {
-    const RowPlan row = plan_rows(o, grid, 0, nodes).front();
+    const RowPlan row = plan_rows(o, row_specs(o, grid), grid, 0, nodes).front();
     EXPECT_EQ(row.all.offnode_max, 2u * 512);
     EXPECT_EQ(row.all.node_out_max, 4u * 2 * 512);
     EXPECT_EQ(row.mine.counts.offnode_faces, 2);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "halobw/app/header.hpp"
 #include "halobw/measure/clock.hpp"
 #include "halobw/platform/reduce.hpp"
 #include "halobw/report/columns.hpp"
@@ -36,6 +37,39 @@ TEST(Report, RatesFollowBytesAndTime) {
   row.seconds = 2e-6;
   row.counts.self_faces = 2;
   EXPECT_EQ(format_row(row, Groups{}), "16 0 2.0 0.000 0.000 0 2 0\n");
+}
+
+// A slow row keeps 3 significant digits of its rates, in the table and the CSV:
+// 0.000 is kept for the rows where nothing crossed.
+TEST(Report, SlowRatesKeepThreeSignificantDigits) {
+  Row row;
+  row.n = 8;
+  row.send_max = row.send_min = 1024;
+  row.seconds = 14484.0e-6;
+  row.counts.remote_faces = 2;
+  EXPECT_EQ(format_row(row, Groups{}), "8 1024 14484.0 0.0000707 0.000141 2 0 0\n");
+  const auto& uni = *std::find_if(columns().begin(), columns().end(),
+                                  [](const Column& c) { return std::string(c.name) == "Uni_GBps"; });
+  EXPECT_EQ(csv_text(uni, Cell::of(7.0699e-5)), "0.0000707");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.0999)), "0.0999");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.1)), "0.100");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.0)), "0.000");
+  EXPECT_EQ(table_text(uni, Cell::of(123.4567)), "123.457");
+}
+
+// 12 ranks under one launcher daemon with three host names: MPI makes one node
+// of them. The note counts every host name (not those seen before the first
+// rank that differs) and says "1 node".
+TEST(Report, RankNodeNoteCountsEveryHost) {
+  std::vector<std::string> hosts;
+  for (const char* h : {"node0", "node1", "node2"}) hosts.insert(hosts.end(), 4, h);
+  const std::string note = node_note(hosts, std::vector<int>(12, 0));
+  EXPECT_NE(note.find("(MPI_COMM_TYPE_SHARED makes 1 node of the ranks, their host names 3;"),
+            std::string::npos)
+      << note;
+  EXPECT_NE(node_note({"a", "a"}, {0, 1}).find("makes 2 nodes of the ranks, their host names 1;"),
+            std::string::npos);
+  EXPECT_EQ(node_note({"a", "a", "b"}, {0, 0, 1}), "");
 }
 
 TEST(Report, SendMinColumn) {
@@ -299,7 +333,7 @@ TEST(Settings, ItersAutoMinTimeAndPerRank) {
   h.run.options.iters_auto = true;
   h.run.options.min_time = 0.05;
   h.run.options.per_rank = true;
-  EXPECT_NE(header_line(3, h.run).find("iters auto warmup 5"), std::string::npos) << header_line(3, h.run);
+  EXPECT_NE(header_line(HeaderLine::run, h.run).find("iters auto warmup 5"), std::string::npos) << header_line(HeaderLine::run, h.run);
   Results r;
   r.header = h;
   const auto doc = nlohmann::json::parse(render_json(r));
@@ -316,6 +350,14 @@ TEST(Settings, ItersAutoMinTimeAndPerRank) {
   r.header.run.options.iters = 7;
   EXPECT_EQ(nlohmann::json::parse(render_json(r))["run"]["iters"], 7);
   EXPECT_NE(render_csv(r).find(",7,0.050,5,"), std::string::npos);
+}
+
+// Under load the fastest warm-up call is the exception: K comes from the median.
+TEST(Clock, AutoItersFromTheTypicalWarmUpCall) {
+  EXPECT_DOUBLE_EQ(typical_call({0.1, 1e-5, 0.1, 0.1, 0.1}), 0.1);  // one fast call among slow ones
+  EXPECT_DOUBLE_EQ(typical_call({3.0, 1.0, 2.0, 4.0}), 2.0);        // an even count: the lower middle one
+  EXPECT_DOUBLE_EQ(typical_call({0.5}), 0.5);
+  EXPECT_EQ(auto_iters(typical_call({0.1, 1e-5, 0.1, 0.1, 0.1}), 0.2), kAutoItersLeast);
 }
 
 TEST(Clock, AutoItersFromTheTimeOfACall) {

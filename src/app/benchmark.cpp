@@ -25,7 +25,7 @@
 #include "halobw/plan/placement.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/reduce.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -103,7 +103,7 @@ HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
   std::uint64_t huge = 0;
   for (const Allocation& a : fields.allocations()) {
     bytes += a.bytes();
-    huge += huge_page_bytes(a.data(), a.bytes()).value_or(0);
+    huge += Process::huge_page_bytes(a.data(), a.bytes()).value_or(0);
   }
   return reduce_huge(comm, bytes, huge);
 }
@@ -392,7 +392,7 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
 
 // What the ranks really held, beside the preflight's count in the header. Collective.
 void report_peak_memory(const Comm& comm, const RunSetup& s) {
-  unsigned long long peak = peak_resident_bytes().value_or(0);
+  unsigned long long peak = Process::peak_resident_bytes().value_or(0);
   unsigned long long most = 0;
   {
     const auto armed = comm.guard("MPI_Reduce");

@@ -7,13 +7,12 @@
 #include <ctime>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "halobw/measure/clock.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/platform/huge_pages.hpp"
+#include "halobw/platform/process.hpp"
 #include "halobw/platform/simulator.hpp"
-#include "halobw/platform/system.hpp"
 #include "halobw/version.hpp"
 
 namespace halobw {
@@ -32,7 +31,7 @@ std::string utc_now() {
 // What --hugepages asked for and what the kernel offers; what it gave each
 // row follows the row's measurements.
 std::string hugepage_note(const Options& opt) {
-  const auto mode = thp_mode();
+  const auto mode = Process::thp_mode();
   const std::string thp = mode ? "THP " + *mode : std::string("no transparent huge pages");
   if (opt.hugepages == Toggle::off)
     return "hugepages off (" + thp + "): host memory as the allocator gives it";
@@ -87,7 +86,7 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
   if (opt.iters_auto) {
     h.notes.push_back(fmt::format(
         "iters auto: each row's K (column Iters) from its warm-up{}, so that a timed block lasts at least "
-        "{:.3f} s (--min-time): on each rank from its fastest warm-up exchange, then the most over the "
+        "{:.3f} s (--min-time): on each rank from its median warm-up exchange, then the most over the "
         "ranks; "
         "K from {} to {}; --breakdown's reference, --limit and --overlap time the same K",
         opt.warmup == 0 ? " (--warmup 0: one exchange, untimed, to estimate from)" : "", opt.min_time,
@@ -147,8 +146,8 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
                                       "the size, phase, face and peer (--timeout)",
                                       opt.timeout)
                         : std::string("watchdog off (--timeout 0)"));
-  if (opt.timeout > 0 && !helper_threads_allowed(src.thread_level)) {
-    h.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(src.thread_level) +
+  if (opt.timeout > 0 && !src.process.helper_threads()) {
+    h.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(src.process.thread_level()) +
                       ", which allows no second thread");
   }
   if (auto e = env(env_var::kMpichGpuSupport))
@@ -172,16 +171,17 @@ std::string node_note(const std::vector<std::string>& hosts, const std::vector<i
   std::map<std::string, std::size_t> first_on_host;
   std::map<int, std::size_t> first_on_node;
   bool same = true;
-  for (std::size_t r = 0; r < hosts.size(); ++r)
-    same = same && first_on_host.emplace(hosts[r], r).first->second ==
-                       first_on_node.emplace(node_of_rank[r], r).first->second;
+  for (std::size_t r = 0; r < hosts.size(); ++r) {  // every rank counted, also after the first difference
+    const std::size_t by_host = first_on_host.emplace(hosts[r], r).first->second;
+    same = by_host == first_on_node.emplace(node_of_rank[r], r).first->second && same;
+  }
   if (same) return {};
   std::string out = "rank_node";
   for (std::size_t r = 0; r < node_of_rank.size(); ++r) out += fmt::format(" {}:{}", r, node_of_rank[r]);
   return out + fmt::format(
-                   " (MPI_COMM_TYPE_SHARED makes {} nodes of the ranks, their host names {}; OffNode_B and "
+                   " (MPI_COMM_TYPE_SHARED makes {} node{} of the ranks, their host names {}; OffNode_B and "
                    "the placements follow MPI's nodes)",
-                   first_on_node.size(), first_on_host.size());
+                   first_on_node.size(), first_on_node.size() == 1 ? "" : "s", first_on_host.size());
 }
 
 // Which axes wrap around and which have walls (--periodic).
@@ -263,7 +263,7 @@ Groups groups_of(const Options& opt, const RowFacts& facts, int nodes) {
 // even know it is oversubscribed, and spins). Recorded with the results, so
 // that scripts/compare can say so. Collective.
 void add_node_cores(const Comm& comm, HeaderInfo& h) {
-  const int mine = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int mine = Process::cores();
   h.rank_cores.assign(comm.rank() == 0 ? static_cast<std::size_t>(comm.size()) : 0, 0);
   {
     const auto armed = comm.guard("MPI_Gather");

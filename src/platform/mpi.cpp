@@ -80,10 +80,6 @@ bool report_mpi(int rc, const char* call) noexcept {
   return false;
 }
 
-MpiSession::MpiSession(int& argc, char**& argv) {
-  check_mpi(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided_), "MPI_Init_thread");
-}
-
 std::string thread_level_name(int level) {
   switch (level) {
     case MPI_THREAD_SINGLE:
@@ -96,13 +92,6 @@ std::string thread_level_name(int level) {
       return "MPI_THREAD_MULTIPLE";
     default:
       return "thread level " + std::to_string(level);
-  }
-}
-
-MpiSession::~MpiSession() {
-  int finalized = 0;
-  if (report_mpi(MPI_Finalized(&finalized), "MPI_Finalized") && !finalized) {
-    report_mpi(MPI_Finalize(), "MPI_Finalize");
   }
 }
 
@@ -142,17 +131,9 @@ Datatype commit(MPI_Datatype t) {
   return Datatype(t);
 }
 
-Datatype box_datatype(const Index3& padded, const Box& b) {
-  int sizes[3];
-  int subsizes[3];
-  int starts[3];
-  for (int a = 0; a < 3; ++a) {
-    sizes[a] = static_cast<int>(padded[a]);
-    subsizes[a] = static_cast<int>(b.extent(a));
-    starts[a] = static_cast<int>(b.lo[a]);
-  }
+Datatype subarray_datatype(const Subarray& s) {
   MPI_Datatype t = MPI_DATATYPE_NULL;
-  check_mpi(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
+  check_mpi(MPI_Type_create_subarray(3, &s[0], &s[3], &s[6], MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
             "MPI_Type_create_subarray");
   return commit(t);
 }

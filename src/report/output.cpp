@@ -94,10 +94,38 @@ Output::Output(Format format, std::optional<std::string> path, bool quiet, Progr
   checkpoints_ = path_ && (::stat(path_->c_str(), &st) != 0 || S_ISREG(st.st_mode));
 }
 
+namespace {
+
+// /sys and /proc hold the kernel's files: root may open some for writing, and a
+// result written there is lost or refused only once the first row is measured.
+std::optional<std::string> kernel_folder(const std::string& folder) {
+  char resolved[PATH_MAX];
+  const std::string real = ::realpath(folder.c_str(), resolved) != nullptr ? resolved : folder;
+  for (const char* root : {"/sys", "/proc"}) {
+    const std::size_t n = std::strlen(root);
+    if (real.compare(0, n, root) == 0 && (real.size() == n || real[n] == '/')) return root;
+  }
+  return std::nullopt;
+}
+
+// Whether a file can be created in `folder`: one is, and removed at once (as
+// root, access() says yes where the file system or its rules still say no).
+Status can_create_in(const std::string& folder, const std::string& name) {
+  std::string probe = folder + "/.halobw-output-check.XXXXXX";
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return fail(name + ": cannot create a file in " + folder + ": " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
+}  // namespace
+
 Status Output::check_target(const std::string& path) {
   const std::string name = "--output " + path;
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists) {
     if (S_ISDIR(st.st_mode)) return fail(name + ": is a folder");
     if (::access(path.c_str(), W_OK) != 0) return fail(name + ": " + std::strerror(errno));
     if (!S_ISREG(st.st_mode)) return {};  // a device or a pipe: written in place
@@ -107,10 +135,13 @@ Status Output::check_target(const std::string& path) {
     return fail(name + ": the folder " + folder + " does not exist (create it first: mkdir -p " + folder +
                 ")");
   }
+  if (const auto root = kernel_folder(folder)) {
+    return fail(name + ": " + *root + " holds the kernel's files, not results: write into a folder of yours");
+  }
   if (::access(folder.c_str(), W_OK | X_OK) != 0) {
     return fail(name + ": cannot write in " + folder + ": " + std::strerror(errno));
   }
-  return {};
+  return can_create_in(folder, name);
 }
 
 Status Output::put(const std::string& text) {
@@ -135,9 +166,22 @@ void Output::note(const std::string& line) {
   if (table_on_stdout_) put(line + "\n");
 }
 
+namespace {
+
+// A run refused before its first row (exit 2: bad input, memory, a method MPI
+// cannot do) leaves --output as it was; one that began measuring and failed
+// (--check, an MPI error, the watchdog) replaces it, with no row if need be, so
+// that an older file never reads as this command's result.
+bool measured_and_failed(const RunStatus& s) {
+  return s.state == RunStatus::State::failed && s.exit_code != exit_status(ExitCode::bad_input);
+}
+
+}  // namespace
+
 Status Output::write_documents(bool final_write) {
   const bool any = !results_.rows.empty();
-  if (path_ && any && (final_write || checkpoints_)) {
+  if (path_ && (final_write || checkpoints_) &&
+      (any || (final_write && measured_and_failed(results_.status)))) {
     const std::string text = format_ == Format::json ? render_json(results_) : render_csv(results_);
     const Status s = replace_file(*path_, text, "--output " + *path_);
     if (s && !error_) error_ = s;
@@ -160,10 +204,18 @@ Status Output::finish_locked(RunStatus status) {
   finished_ = true;
   status.warnings = std::move(results_.status.warnings);
   results_.status = std::move(status);
-  if (table_on_stdout_ && results_.status.state == RunStatus::State::failed) {
-    put(status_note(results_.status, results_.rows.size()) + "\n");
+  const bool failed = results_.status.state == RunStatus::State::failed;
+  if (table_on_stdout_ && failed) put(status_note(results_.status, results_.rows.size()) + "\n");
+  const Status written = write_documents(true);
+  // A run that measured every row but could not write its results failed too, and its table says so.
+  if (table_on_stdout_ && !failed && written) {
+    RunStatus s;
+    s.state = RunStatus::State::failed;
+    s.exit_code = exit_status(written->code);
+    s.reason = written->message;
+    put(status_note(s, results_.rows.size()) + "\n");
   }
-  return write_documents(true);
+  return written;
 }
 
 Status Output::finish(RunStatus status) {

@@ -1,6 +1,7 @@
 #include "halobw/report/results.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -11,9 +12,7 @@ namespace {
 using nlohmann::ordered_json;
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
+  return fmt::format("{}", fmt::join(items, sep));
 }
 
 // Provenance: CSV columns after the measurements (JSON holds them in "program" and "run").
@@ -157,6 +156,15 @@ std::string csv_row(const Results& r, const Row& row) {
 std::string render_csv(const Results& r) {
   std::string out = csv_header();
   for (const Row& row : r.rows) out += csv_row(r, row);
+  if (r.rows.empty()) {
+    // A run that failed before its first row: one line of its settings and status, every column empty.
+    std::vector<std::string> fields;
+    for (const Setting& s : run_settings()) fields.push_back(csv_field(setting_text(s, r.header.run)));
+    fields.resize(fields.size() + columns().size());
+    for (const ProvenanceField& p : kProvenance) fields.push_back(csv_field(p.value(r.header)));
+    for (const std::string& f : status_fields(r.status)) fields.push_back(csv_field(f));
+    out += join(fields, ",") + "\n";
+  }
   return out;
 }
 

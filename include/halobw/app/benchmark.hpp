@@ -1,5 +1,6 @@
-// The sweep over rows on one backend: plan, fields, exchanger, --check,
-// clock, breakdown and limits, reduce, print one row as each finishes.
+// The sweep over rows on one backend: for each row as planned (plan/rows.hpp),
+// the fields, the exchanger, --check, the clock, breakdown and limits, the
+// reduction, and the row printed as soon as it finishes.
 #pragma once
 
 #include <cstdio>

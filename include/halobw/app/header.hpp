@@ -14,6 +14,7 @@
 #include "halobw/plan/rows.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/process.hpp"
 #include "halobw/report/columns.hpp"
 #include "halobw/report/report.hpp"
 
@@ -34,7 +35,7 @@ struct HeaderSources {
   RowFacts facts;
   RankMap map;                           // the placement of the ranks on the grid
   const std::vector<int>& node_of_rank;  // as MPI_Comm_split_type groups the ranks, nodes by first rank
-  int thread_level;                      // what MPI_Init_thread granted
+  const Process& process;                // the thread level MPI granted, and whether the watchdog may run
 };
 // Collective (the device of every rank, gathered on rank 0). The tables of
 // every rank (rank_host, rank_device) and the notes are rank 0's alone: only

@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "halobw/cli/options.hpp"
 #include "halobw/platform/mpi.hpp"
 #include "halobw/platform/reduce.hpp"
 
@@ -70,12 +71,6 @@ std::vector<BlockTime> time_blocks(const Comm& comm, int warmup, int iters, int 
       comm, warmup, iters, repeats, work, [](int) {}, [](int) {});
 }
 
-// --iters auto: K is at least this, so that a block is more than one or two
-// calls, and at most this, so that a call the clock cannot resolve does not
-// make a block without end.
-constexpr int kAutoItersLeast = 5;
-constexpr int kAutoItersMost = 1000000;
-
 // The K that makes a block of calls of `seconds_per_call` last at least
 // `min_time`, within [kAutoItersLeast, kAutoItersMost]. Pure.
 [[nodiscard]] inline int auto_iters(double seconds_per_call, double min_time) {
@@ -85,19 +80,31 @@ constexpr int kAutoItersMost = 1000000;
       std::clamp(k, static_cast<double>(kAutoItersLeast), static_cast<double>(kAutoItersMost)));
 }
 
+// The warm-up call K is chosen from: the median of the calls' times (the
+// lower middle one of an even count), not the fastest. Under load the fastest
+// call is the exception (a peer that had not yet fallen behind), and a K from
+// it made a block last many times `min_time`. Pure.
+[[nodiscard]] inline double typical_call(std::vector<double> seconds) {
+  if (seconds.empty()) return 0;
+  const auto middle =
+      seconds.begin() + static_cast<std::vector<double>::difference_type>((seconds.size() - 1) / 2);
+  std::nth_element(seconds.begin(), middle, seconds.end());
+  return *middle;
+}
+
 // --iters auto: the warm-up, each call timed on its own (with `warmup` 0, one
 // call, so that there is something to estimate from); this rank's K from its
-// fastest call (a block of K such calls lasts at least `min_time`), and the
+// typical call (a block of K such calls lasts at least `min_time`), and the
 // most over the ranks, so that every rank times the same K. Collective.
 template <class Work>
 int warm_up_and_choose_iters(const Comm& comm, int warmup, double min_time, Work&& work) {
-  double fastest = std::numeric_limits<double>::infinity();
+  std::vector<double> calls;
   for (int w = 0; w < std::max(warmup, 1); ++w) {
     const double t0 = MPI_Wtime();
     work();
-    fastest = std::min(fastest, MPI_Wtime() - t0);
+    calls.push_back(MPI_Wtime() - t0);
   }
-  return static_cast<int>(reduce_max(comm, static_cast<double>(auto_iters(fastest, min_time))));
+  return static_cast<int>(reduce_max(comm, static_cast<double>(auto_iters(typical_call(calls), min_time))));
 }
 
 }  // namespace halobw

@@ -33,7 +33,11 @@ struct RowSpec {
 };
 [[nodiscard]] std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid);
 
-// "N=64", "L=32", with " H=2" in a halo sweep: how notes and messages name a row.
+// The table's size column: N (--sizes) or L (--local) where every size is a
+// cube, else Global (--sizes) or Local (--local), whose cells are extents.
+[[nodiscard]] const char* size_column(const Options& opt);
+// A row as its size column names it: "N=64", "L=32", "Global=128x512x512",
+// "Local=64x64x32", with " H=2" in a halo sweep: how notes and messages name a row.
 [[nodiscard]] std::string row_label(const Options& opt, const RowSpec& row);
 
 // What a row exchanges: its global box, halo, directions and fields.
@@ -46,8 +50,17 @@ struct RowSpec {
 [[nodiscard]] std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
                                                          bool any_remote);
 
-// The grid multiplies to the rank count, every local extent is at least the
+// The grid and the rows of a job of `nranks`, chosen once and handed down:
+// the grid multiplies to the rank count, every local extent is at least the
 // halo width, every message fits an int count, and --check's values are exact.
-[[nodiscard]] Status validate_layout(const Options& opt, int nranks);
+struct Layout {
+  ProcGrid grid{{1, 1, 1}};
+  std::vector<RowSpec> rows;
+};
+[[nodiscard]] Expected<Layout> plan_layout(const Options& opt, int nranks);
+// plan_layout's verdict alone.
+[[nodiscard]] inline Status validate_layout(const Options& opt, int nranks) {
+  return plan_layout(opt, nranks).status();
+}
 
 }  // namespace halobw

@@ -6,7 +6,8 @@
 // renamed over --output, after every row (a complete document whose status
 // says the run is still going, so that a job killed from outside leaves the
 // rows it measured) and at the end (with how the run ended). A run refused
-// before measuring leaves an existing file untouched. CSV and JSON on stdout
+// before measuring (exit 2) leaves an existing file untouched; one that began
+// measuring and failed before its first row writes a document with no row. CSV and JSON on stdout
 // are written once, whole, at the end. Every write, flush, close and rename is
 // checked: a failure names the file and the OS error (exit 3).
 #pragma once
@@ -32,8 +33,9 @@ class Output {
  public:
   Output(Format format, std::optional<std::string> path, bool quiet, Progress* progress);
 
-  // Whether --output can be written: its folder exists and is writable, and
-  // it is not a folder itself. Looks without touching anything.
+  // Whether --output can be written: its folder exists, is not in /sys or
+  // /proc, and a file can be created in it (one is, and removed at once), and
+  // it is not a folder itself; a device or a pipe is checked for writing only.
   [[nodiscard]] static Status check_target(const std::string& path);
 
   // The header and the columns; `warnings` go with the results however the run ends.

@@ -137,14 +137,14 @@ def align(csv_path, json_path):
     for fields, jrow in zip(rows, doc["rows"]):
         for i, name in enumerate(header):
             if name == "Hidden" and name in jrow:
-                fields[i] = "" if jrow[name] is None else f"{jrow[name]:.{hr.DECIMALS[name]}f}"
+                fields[i] = "" if jrow[name] is None else hr.csv_number(name, jrow[name])
                 continue
             # Measured, not planned: which rank was slowest, and K with --iters auto, differ between runs.
             if name in ("Iters", "Slowest", "Slowest_host"):
                 fields[i] = str(jrow[name])
                 continue
             if name == "Skew":
-                fields[i] = hr.NA if jrow[name] is None else f"{jrow[name]:.{hr.DECIMALS[name]}f}"
+                fields[i] = hr.NA if jrow[name] is None else hr.csv_number(name, jrow[name])
                 continue
             if name not in hr.COLUMNS or fields[i] in ("", hr.NA):
                 continue
@@ -152,7 +152,7 @@ def align(csv_path, json_path):
                 if str(jrow[name]) != fields[i]:
                     sys.exit(f"{csv_path}: {name} {fields[i]} vs {jrow[name]} in {json_path}")
                 continue
-            fields[i] = f"{jrow[name]:.{hr.DECIMALS[name]}f}"
+            fields[i] = hr.csv_number(name, jrow[name])
         out.append(",".join(hr.csv_field(v) for v in fields))
     with open(csv_path, "w", newline="") as f:
         f.write("\n".join(out) + "\n")
