@@ -102,18 +102,6 @@ std::vector<RowPlan> plan_own_rows(const Options& opt, const std::vector<RowSpec
   return rows;
 }
 
-}  // namespace
-
-std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
-                               const std::vector<int>& node_of_rank) {
-  return plan_each_row(opt, grid, rank, node_of_rank, true);
-}
-
-std::vector<RowPlan> plan_own_rows(const Options& opt, const ProcGrid& grid, int rank,
-                                   const std::vector<int>& node_of_rank) {
-  return plan_each_row(opt, grid, rank, node_of_rank, false);
-}
-
 RowFacts row_facts(const std::vector<RowPlan>& rows) {
   RowFacts f;
   for (const RowPlan& r : rows) {
