@@ -359,8 +359,10 @@ class Suite:
             self.check(f"compare warns that N={r['N']} paired on size, H, directions despite fields, "
                        "messages, method", line in p.stderr.splitlines(), p.stderr)
             want = f"x{float(o['Uni_GBps']) / float(r['Uni_GBps']):.2f}"
-            self.check(f"compare N={r['N']} across methods: ratio {want}",
-                       table.get((r["N"], "1"), [""])[-1] == want, table.get((r["N"], "1")))
+            cells = table.get((r["N"], "1"), [""] * 10)
+            self.check(f"compare N={r['N']} across methods: ratio {want}, and the table says what differs",
+                       cells[9] == want and " ".join(cells[10:]) == "fields 3, messages separate, method persistent",
+                       cells)
         self.check("compare: fields, messages and method are key settings: no once-per-file warning for them",
                    not any(re.match(rf"warning: {re.escape(b)}: ", l) for l in p.stderr.splitlines()), p.stderr)
 
@@ -398,6 +400,14 @@ class Suite:
                    f"warning: {b} N=16 H=1: pack kernel vs datatype" in lines
                    and lines.count(f"warning: {b}: transport direct vs datatype") == 1
                    and lines.count(f"warning: {b}: schedule bulk vs -") == 1, p.stderr)
+        body = [l.split() for l in p.stdout.splitlines() if l and not l.startswith("#")]
+        self.check("compare's table shows what differs, in the table: differs[2] 'pack kernel' on the paired "
+                   "rows, and file 2's line names transport and schedule against file 1's",
+                   re.search(r"^#.*ratio\[2\]\s+differs\[2\]$", p.stdout, re.M) is not None
+                   and [c[-2:] for c in body[:2]] == [["pack", "kernel"], ["pack", "kernel"]]
+                   and body[2][-1] == "-"
+                   and "differs from [1] in transport direct (vs datatype), schedule bulk (vs -)" in p.stdout,
+                   p.stdout)
 
         b = data("host_z.csv")
         p = self.run("compare", data("host_local_box.csv"), b)
