@@ -11,6 +11,8 @@
 #                 one-node Slurm (scripts/slurm_up.sh) for the srun tests; without Slurm,
 #                 those tests report SKIP, so a user who cannot install it can still test
 #   --list:       print the packages, one a line, and install nothing
+#   smpi:         also SimGrid (libsimgrid-dev: smpicxx, smpirun), for the simulated build and its
+#                 tests (scripts/simulate, tests/smpi)
 set -euo pipefail
 tests=0 list=0
 while [ $# -gt 0 ]; do
@@ -33,6 +35,7 @@ HALOBW_PACKAGES=(
 )
 case "$preset" in
   mpich) HALOBW_PACKAGES+=(mpich libmpich-dev) ;;
+  smpi) HALOBW_PACKAGES+=(libsimgrid-dev) ;;
 esac
 # Optional: the launcher tests skip (visibly) without them.
 HALOBW_OPTIONAL=()

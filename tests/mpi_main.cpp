@@ -6,8 +6,7 @@
 
 #include <cstdio>
 
-#include "halobw/platform/device.hpp"
-#include "halobw/platform/mpi.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace {
 
@@ -28,10 +27,10 @@ class FailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  halobw::MpiSession mpi(argc, argv);
+  halobw::Process process(argc, argv);
+  process.start_kokkos(-1);
   int code = 0;
   {
-    const halobw::KokkosSession kokkos(-1);
     ::testing::InitGoogleTest(&argc, argv);
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

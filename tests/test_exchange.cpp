@@ -196,6 +196,10 @@ TEST(Mpi, HostNamesAndNodeRank) {
   int len = 0;
   MPI_Get_processor_name(name, &len);
   EXPECT_EQ(hosts[static_cast<std::size_t>(comm.rank())], std::string(name, static_cast<std::size_t>(len)));
+  // Every rank's name on rank 0; elsewhere only the rank's own (no rank but 0 receives P names).
+  for (int r = 0; r < comm.size(); ++r) {
+    EXPECT_EQ(hosts[static_cast<std::size_t>(r)].empty(), comm.rank() != 0 && r != comm.rank()) << r;
+  }
   const NodeRank nr = node_rank(comm);
   EXPECT_GE(nr.local_rank, 0);
   EXPECT_LT(nr.local_rank, nr.local_size);
@@ -358,19 +362,19 @@ TEST(Memory, PreflightCountsWhatIsAllocated) {
               use.breakdown = use.limit = extra;
               use.host = host;
               const MemoryNeed need = memory_need(plan, make_message_table(plan, self), use);
-              const std::size_t before = allocated_bytes();
+              const std::size_t before = Process::allocated_bytes();
               std::size_t held = 0;
               for_transport(t, [&](auto policy) {
                 Rig<decltype(policy)> rig(comm, plan, setup_of(self, Schedule::pipelined, extra, host));
                 std::unique_ptr<CopyLimit<Exec, Mem>> copy;
                 if (extra) copy = std::make_unique<CopyLimit<Exec, Mem>>(plan.remote_bytes, host);
-                held = allocated_bytes() - before;
+                held = Process::allocated_bytes() - before;
               });
               EXPECT_EQ(held, need.total())
                   << "N " << n << " fields " << fields << " transport " << to_string(t) << " self "
                   << to_string(self) << " breakdown/limit " << extra << " huge "
                   << (host == Placement::huge_pages);
-              EXPECT_EQ(allocated_bytes(), before);  // all given back
+              EXPECT_EQ(Process::allocated_bytes(), before);  // all given back
             }
           }
         }

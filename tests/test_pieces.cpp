@@ -169,10 +169,12 @@ TEST(Rows, EachRowPlannedOnce) {
   o.all_faces = true;
   o.axes = kAll;
   const ProcGrid g({1, 2, 2});
-  const auto before = rank_plans_made();
-  const std::vector<RowPlan> rows = plan_rows(o, g, 3, node_ids({"a", "a", "b", "b"}));
+  std::vector<int> plans_of_rank(4, 0);
+  const std::vector<RowPlan> rows = plan_rows(o, row_specs(o, g), g, 3, node_ids({"a", "a", "b", "b"}),
+                                              [&](const RankPlan& p) { ++plans_of_rank.at(p.rank); });
   ASSERT_EQ(rows.size(), 4u);
-  EXPECT_EQ(rank_plans_made() - before, 4u * (1 + 4));  // this rank's, and every rank's for the summary
+  EXPECT_EQ(plans_of_rank, std::vector<int>(4, 4));  // each rank's plan once a row, this rank's among them
+  EXPECT_EQ(rows[3].mine.brick.extent, make_rank_plan(g, rows[3].shape, 3).brick.extent);
   EXPECT_EQ(rows[1].label, "N=12 H=2");
   EXPECT_EQ(rows[1].mine.rank, 3);
   EXPECT_EQ(rows[1].mine.halo, 2);
@@ -436,7 +438,7 @@ TEST(Placement, OffNodeBytesOfTwelveRanksOnThreeNodes) {
   o.axes = kAll;
   const ProcGrid g({3, 2, 2});
   const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
-  const RowPlan linear = plan_rows(o, g, 4, nodes).front();
+  const RowPlan linear = plan_rows(o, row_specs(o, g), g, 4, nodes).front();
   EXPECT_EQ(linear.mine.offnode_bytes, 640u);
   EXPECT_EQ(linear.mine.counts.offnode_faces, 5);
   EXPECT_EQ(linear.all.offnode_max, 640u);
@@ -448,7 +450,7 @@ TEST(Placement, OffNodeBytesOfTwelveRanksOnThreeNodes) {
   EXPECT_EQ(map.per_node, (Dims3{1, 2, 2}));
   const ProcGrid on_nodes = placed(g, map);
   for (int r = 0; r < 12; ++r) EXPECT_EQ(on_nodes.coords(r)[0], nodes[static_cast<std::size_t>(r)]);
-  const RowPlan compact = plan_rows(o, on_nodes, 4, nodes).front();
+  const RowPlan compact = plan_rows(o, row_specs(o, on_nodes), on_nodes, 4, nodes).front();
   EXPECT_EQ(compact.all.offnode_max, 2u * 128);
   EXPECT_EQ(compact.all.node_out_max, 4u * 2 * 128);
   EXPECT_EQ(compact.all.send_max, linear.all.send_max);  // the same bytes, fewer of them off-node
@@ -466,7 +468,7 @@ TEST(Placement, OffNodeBytesOfEightRanksOnTwoNodes) {
   const ProcGrid g({2, 2, 2});
   const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1};
   for (const ProcGrid& grid : {g, placed(g, nodes_placement(g.dims(), nodes))}) {
-    const RowPlan row = plan_rows(o, grid, 0, nodes).front();
+    const RowPlan row = plan_rows(o, row_specs(o, grid), grid, 0, nodes).front();
     EXPECT_EQ(row.all.offnode_max, 2u * 512);
     EXPECT_EQ(row.all.node_out_max, 4u * 2 * 512);
     EXPECT_EQ(row.mine.counts.offnode_faces, 2);

@@ -333,7 +333,7 @@ TEST(Settings, ItersAutoMinTimeAndPerRank) {
   h.run.options.iters_auto = true;
   h.run.options.min_time = 0.05;
   h.run.options.per_rank = true;
-  EXPECT_NE(header_line(3, h.run).find("iters auto warmup 5"), std::string::npos) << header_line(3, h.run);
+  EXPECT_NE(header_line(HeaderLine::run, h.run).find("iters auto warmup 5"), std::string::npos) << header_line(HeaderLine::run, h.run);
   Results r;
   r.header = h;
   const auto doc = nlohmann::json::parse(render_json(r));

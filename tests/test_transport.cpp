@@ -5,7 +5,7 @@
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 #include "halobw/platform/device.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 
 using namespace halobw;
 
@@ -95,7 +95,7 @@ TEST(Memory, NeedCountsFieldBuffersAndStaging) {
   shape.fields = 3;
   const RankPlan three = make_rank_plan(g, shape, 0);
   EXPECT_EQ(memory_need(three, make_message_table(three, SelfMode::copy), MemoryUse{}).fields, 3 * field);
-  EXPECT_TRUE(host_available_bytes().has_value());
+  EXPECT_TRUE(Process::host_available_bytes().has_value());
   EXPECT_EQ(bytes_text(3ull << 30), "3.0 GiB");
   EXPECT_EQ(bytes_text(1023), "1023 B");
   EXPECT_EQ(bytes_text(1536), "1.5 KiB");

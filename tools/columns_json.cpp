@@ -17,9 +17,9 @@ int main() try {
                     {"decimals", c.decimals},
                     {"integer", c.decimals == halobw::kWhole},
                     {"group", halobw::group_name(c.group)},
-                    {"na_allowed", c.na_allowed},
-                    {"in_table", c.in_table},
-                    {"always_in_files", c.always_in_files},
+                    {"na_allowed", c.na_allowed()},
+                    {"in_table", c.in_table()},
+                    {"always_in_files", c.always_in_files()},
                     {"meaning", c.meaning}});
   }
   ordered_json table = ordered_json::array();

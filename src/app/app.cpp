@@ -69,7 +69,7 @@ int measure_and_report(const Comm& comm, RunSetup& setup, const HeaderInfo& head
                        const std::vector<std::string>& warnings) {
   const Options& opt = *setup.options;
   const bool root = comm.rank() == 0;
-  Progress progress(root && stderr_is_terminal());
+  Progress progress(root && Process::stderr_is_terminal());
   std::optional<Output> output;
   if (root) {
     output.emplace(opt.format, opt.output, opt.quiet, &progress);
@@ -145,16 +145,16 @@ struct JobPlan {
   ProcGrid grid{{1, 1, 1}};
   std::vector<RowPlan> rows;
 };
-JobPlan plan_job(const Comm& comm, const Options& opt, const ProcGrid& grid) {
+JobPlan plan_job(const Comm& comm, const Options& opt, const Layout& layout) {
   JobPlan j;
   j.hosts = gather_hostnames(comm);
   j.node_of_rank = node_of_ranks(comm);
   j.node = node_rank(comm);
-  j.map = rank_maps({opt.placements.front()}, grid.dims(), j.node_of_rank, [&] {
-            return cart_placement(comm, grid.dims(), opt.periodic);
+  j.map = rank_maps({opt.placements.front()}, layout.grid.dims(), j.node_of_rank, [&] {
+            return cart_placement(comm, layout.grid.dims(), opt.periodic);
           }).front();
-  j.grid = placed(grid, j.map);
-  j.rows = plan_rows(opt, j.grid, comm.rank(), j.node_of_rank);
+  j.grid = placed(layout.grid, j.map);
+  j.rows = plan_rows(opt, layout.rows, j.grid, comm.rank(), j.node_of_rank);
   return j;
 }
 
@@ -169,12 +169,12 @@ std::vector<std::string> warnings_of(const JobPlan& job, const std::optional<std
 
 // From the plan to the exit code: the device, the transport, the memory
 // preflight, the header, then the rows measured. Collective.
-int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
-                   const std::vector<std::string>& args, const EnvLookup& env, int thread_level) {
-  const JobPlan job = plan_job(comm, opt, grid);
+int run_on_devices(Process& process, const Comm& comm, const Options& opt, const Layout& layout,
+                   const std::vector<std::string>& args, const EnvLookup& env) {
+  const JobPlan job = plan_job(comm, opt, layout);
   const Expected<Devices> devices = choose_devices(comm, opt, job.node, env);
   if (!devices) return stop(comm, devices.failure());
-  const KokkosSession kokkos(devices->dev.device_id);
+  process.start_kokkos(devices->dev.device_id);
   std::string memory_summary;
   const PreflightInput preflight{opt,
                                  job.rows,
@@ -194,13 +194,14 @@ int run_on_devices(const Comm& comm, const Options& opt, const ProcGrid& grid,
   setup.groups = groups_of(opt, facts, nodes);
   const HeaderSources sources{opt,         job.grid,         job.hosts,    devices->dev,
                               devices->tc, devices->aware,   setup.groups, facts,
-                              job.map,     job.node_of_rank, thread_level};
+                              job.map,     job.node_of_rank, process};
   HeaderInfo header = make_header(comm, sources, env);
   header.notes.push_back(memory_summary);
   add_node_cores(comm, header);
-  add_provenance(header, args, env, thread_level);
-  return measure_and_report(comm, setup, header,
-                            warnings_of(job, nothing_crosses(opt, grid, comm.size(), facts.any_remote)));
+  add_provenance(header, args, env, process.thread_level());
+  return measure_and_report(
+      comm, setup, header,
+      warnings_of(job, nothing_crosses(opt, layout.grid, comm.size(), facts.any_remote)));
 }
 
 // Each rank parsed its own command line and environment: they must describe one run. Collective.
@@ -217,7 +218,7 @@ Status one_run(const Comm& comm, const std::vector<std::string>& args, const Pro
 
 }  // namespace
 
-int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) {
+int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) {
   const EnvLookup env = process_environment();
   const Expected<Parsed> parsed = parse_options(args, env, build_backends(), version_text());
   if (const Status v = agree(comm, parsed.status())) return stop(comm, *v);
@@ -231,20 +232,21 @@ int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level) 
     if (launcher_rank(env) != 0) return exit_status(v->code);
     return stop(comm, *v);
   }
-  if (const Status v = agree(comm, validate_layout(opt, comm.size()))) return stop(comm, *v);
+  const Expected<Layout> layout = plan_layout(opt, comm.size());
+  if (const Status v = agree(comm, layout.status())) return stop(comm, *v);
   // Rank 0 looks at --output now, so an unwritable path fails before any measurement;
   // the file itself is only written once measuring has begun.
   if (const Status v =
           agree(comm, comm.rank() == 0 && opt.output ? Output::check_target(*opt.output) : Status{})) {
     return stop(comm, *v);
   }
-  const ProcGrid grid = choose_grid(opt, comm.size());
-  if (const Status v = one_run(comm, args, grid)) return stop(comm, *v);
-  if (opt.dry_run) return dry_run_job(comm, opt, env);
-  // The watchdog's thread never calls MPI, which MPI_THREAD_FUNNELED allows.
-  Watchdog watchdog(helper_threads_allowed(thread_level) ? opt.timeout : 0, comm.rank());
+  if (const Status v = one_run(comm, args, layout->grid)) return stop(comm, *v);
+  if (opt.dry_run) return dry_run_job(comm, opt, *layout, env);
+  // The watchdog's thread calls MPI only to end the job (Process::end_job);
+  // where MPI grants less than MPI_THREAD_FUNNELED it does not run at all.
+  Watchdog watchdog(process.helper_threads() ? opt.timeout : 0, comm.rank());
   comm.set_watchdog(&watchdog);
-  const int code = run_on_devices(comm, opt, grid, args, env, thread_level);
+  const int code = run_on_devices(process, comm, opt, *layout, args, env);
   comm.set_watchdog(nullptr);
   return code;
 }

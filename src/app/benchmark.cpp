@@ -25,7 +25,7 @@
 #include "halobw/plan/placement.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/reduce.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -103,7 +103,7 @@ HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
   std::uint64_t huge = 0;
   for (const Allocation& a : fields.allocations()) {
     bytes += a.bytes();
-    huge += huge_page_bytes(a.data(), a.bytes()).value_or(0);
+    huge += Process::huge_page_bytes(a.data(), a.bytes()).value_or(0);
   }
   return reduce_huge(comm, bytes, huge);
 }
@@ -229,16 +229,18 @@ std::string huge_note(const std::string& n, const HugeFigures& h) {
 }
 
 // The neighbour pair of the peer copy: along the first selected cut axis, this
-// rank writes into its + neighbour and is written into by its - neighbour.
-PeerPair peer_pair(const RankPlan& plan, const std::vector<std::string>& hosts) {
+// rank writes into its + neighbour and is written into by its - neighbour;
+// both on this rank's node when neither face of the axis leaves it (the plan's
+// classification: no rank holds every rank's host).
+PeerPair peer_pair(const RankPlan& plan) {
   PeerPair pair;
   for (const Piece& f : plan.pieces) {
     if (f.self || f.kind() != PieceKind::face || side_of(f.dir) < 0) continue;
     pair.up = f.send_peer;
     pair.down = f.recv_peer;
-    const auto& me = hosts[static_cast<std::size_t>(plan.rank)];
-    pair.same_node = hosts[static_cast<std::size_t>(f.send_peer)] == me &&
-                     hosts[static_cast<std::size_t>(f.recv_peer)] == me;
+    pair.same_node = std::none_of(plan.pieces.begin(), plan.pieces.end(), [&](const Piece& p) {
+      return (p.dir == f.dir || p.dir == opposite(f.dir)) && p.off_node;
+    });
     break;
   }
   return pair;
@@ -277,8 +279,8 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
   const double t = reduce_max(comm, time_calls(comm, opt.warmup, row.iters, [&] { copy.copy(exec); }));
   if (row.send_max > 0) row.copy_gbps = uni_gbps(row.send_max, t);
   std::string why;
-  const auto peer = time_peer_copy(comm, opt.backend, peer_pair(plan, s.hosts), plan.remote_bytes, opt.warmup,
-                                   row.iters, why);
+  const auto peer =
+      time_peer_copy(comm, opt.backend, peer_pair(plan), plan.remote_bytes, opt.warmup, row.iters, why);
   if (peer) row.peer_gbps = uni_gbps(row.send_max, *peer);
   if (!peer && opt.backend != Backend::host && s.output) {
     s.output->note(fmt::format("# Peer_GBps n/a at {}: {}", label, why));
@@ -390,7 +392,7 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
 
 // What the ranks really held, beside the preflight's count in the header. Collective.
 void report_peak_memory(const Comm& comm, const RunSetup& s) {
-  unsigned long long peak = peak_resident_bytes().value_or(0);
+  unsigned long long peak = Process::peak_resident_bytes().value_or(0);
   unsigned long long most = 0;
   {
     const auto armed = comm.guard("MPI_Reduce");

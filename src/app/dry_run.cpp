@@ -13,7 +13,7 @@
 #include "halobw/plan/rows.hpp"
 #include "halobw/platform/cart.hpp"
 #include "halobw/platform/huge_pages.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 #include "halobw/report/report.hpp"
 #include "halobw/version.hpp"
 
@@ -128,10 +128,12 @@ std::string render_header(const Options& opt, const ProcGrid& grid, const DryJob
   run.transport = tc.transport;
   run.gpu_aware = tc.gpu_aware;
   std::string out;
-  for (int line = 1; line <= kHeaderLinesBeforeRanks + 2; ++line) {
+  auto settings_line = [&](HeaderLine line) {
     const std::string text = header_line(line, run);
     if (!text.empty()) out += "# " + text + "\n";
-  }
+  };
+  for (const HeaderLine line : kHeaderLinesBeforeRanks) settings_line(line);  // no rank lists: nothing runs
+  for (const HeaderLine line : kHeaderLinesAfterRanks) settings_line(line);
   out += "# dry run: the plan of " + job.where + ": nothing launched, allocated or timed\n";
   for (const RankMap& m : job.maps) {
     if (!m.note.empty()) out += "# " + m.note + "\n";
@@ -146,17 +148,18 @@ std::string render_header(const Options& opt, const ProcGrid& grid, const DryJob
   return out;
 }
 
-int print_dry(const Options& opt, const ProcGrid& grid, const DryJob& job, const EnvLookup& env) {
+int print_dry(const Options& opt, const Layout& layout, const DryJob& job, const EnvLookup& env) {
+  const ProcGrid& grid = layout.grid;
   const GpuAwareness aware = resolve_gpu_aware(opt, GpuQuery{}, env(env_var::kMpichGpuSupport));
   const Expected<TransportChoice> tc = choose_transport(opt, aware);
   if (!tc) {
     std::fprintf(stderr, "halo-bandwidth: error: %s\n", tc.failure().message.c_str());
     return exit_status(tc.failure().code);
   }
-  const std::vector<RowSpec> specs = row_specs(opt, grid);
-  const std::vector<DryRow> rows = plan_dry(
-      opt, grid, job, specs, memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
-  const auto available = host_available_bytes();
+  const std::vector<DryRow> rows =
+      plan_dry(opt, grid, job, layout.rows,
+               memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
+  const auto available = Process::host_available_bytes();
   const std::string text =
       render_header(opt, grid, job, *tc, available) + render_rows(opt, rows, available.value_or(0));
   if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
@@ -185,11 +188,12 @@ bool dry_run_alone_requested(const std::vector<std::string>& args, const EnvLook
 
 int dry_run_alone(const Options& opt, const EnvLookup& env) {
   const int ranks = *opt.ranks;
-  if (const Status v = dry_run_refusal(opt) ? dry_run_refusal(opt) : validate_layout(opt, ranks)) {
+  const Expected<Layout> layout = plan_layout(opt, ranks);
+  if (const Status v = dry_run_refusal(opt) ? dry_run_refusal(opt) : layout.status()) {
     std::fprintf(stderr, "halo-bandwidth: error: %s\n", v->message.c_str());
     return exit_status(v->code);
   }
-  const ProcGrid grid = choose_grid(opt, ranks);
+  const ProcGrid& grid = layout->grid;
   const int per_node = opt.ranks_per_node.value_or(ranks);
   DryJob job;
   job.ranks = ranks;
@@ -199,15 +203,15 @@ int dry_run_alone(const Options& opt, const EnvLookup& env) {
                           ranks == 1 ? "" : "s", per_node, nodes, nodes == 1 ? "" : "s");
   job.maps =
       rank_maps(opt.placements, grid.dims(), job.node_of_rank, [&] { return cart_without_mpi(grid.dims()); });
-  return print_dry(opt, grid, job, env);
+  return print_dry(opt, *layout, job, env);
 }
 
-int dry_run_job(const Comm& comm, const Options& opt, const EnvLookup& env) {
+int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout, const EnvLookup& env) {
   if (const Status v = dry_run_refusal(opt)) {
     if (comm.rank() == 0) std::fprintf(stderr, "halo-bandwidth: error: %s\n", v->message.c_str());
     return exit_status(v->code);
   }
-  const ProcGrid grid = choose_grid(opt, comm.size());
+  const ProcGrid& grid = layout.grid;
   DryJob job;
   job.ranks = comm.size();
   job.node_of_rank = node_of_ranks(comm);
@@ -216,7 +220,7 @@ int dry_run_job(const Comm& comm, const Options& opt, const EnvLookup& env) {
                           comm.size() == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
   job.maps = rank_maps(opt.placements, grid.dims(), job.node_of_rank,
                        [&] { return cart_placement(comm, grid.dims(), opt.periodic); });
-  return comm.rank() == 0 ? print_dry(opt, grid, job, env) : 0;
+  return comm.rank() == 0 ? print_dry(opt, layout, job, env) : 0;
 }
 
 }  // namespace halobw

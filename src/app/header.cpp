@@ -7,12 +7,12 @@
 #include <ctime>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "halobw/measure/clock.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/platform/huge_pages.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
+#include "halobw/platform/simulator.hpp"
 #include "halobw/version.hpp"
 
 namespace halobw {
@@ -31,7 +31,7 @@ std::string utc_now() {
 // What --hugepages asked for and what the kernel offers; what it gave each
 // row follows the row's measurements.
 std::string hugepage_note(const Options& opt) {
-  const auto mode = thp_mode();
+  const auto mode = Process::thp_mode();
   const std::string thp = mode ? "THP " + *mode : std::string("no transparent huge pages");
   if (opt.hugepages == Toggle::off)
     return "hugepages off (" + thp + "): host memory as the allocator gives it";
@@ -132,6 +132,11 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
 // The notes on where the run runs and how it is guarded.
 void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, HeaderInfo& h) {
   const Options& opt = src.opt;
+  if (const auto sim = simulator()) {
+    h.notes.push_back(
+        fmt::format("simulated by {} on platform {}: every time is the model's, not a measurement", *sim,
+                    env(env_var::kSimulatedPlatform).value_or("(unnamed)")));
+  }
   if (opt.backend != Backend::host) {
     h.notes.emplace_back("gpu_aware from " + src.aware.reason);
     if (src.dev.visible == 1) h.notes.emplace_back("each rank sees one device: every rank uses its device 0");
@@ -141,8 +146,8 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
                                       "the size, phase, face and peer (--timeout)",
                                       opt.timeout)
                         : std::string("watchdog off (--timeout 0)"));
-  if (opt.timeout > 0 && !helper_threads_allowed(src.thread_level)) {
-    h.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(src.thread_level) +
+  if (opt.timeout > 0 && !src.process.helper_threads()) {
+    h.notes.push_back("watchdog off: the MPI library gives " + thread_level_name(src.process.thread_level()) +
                       ", which allows no second thread");
   }
   if (auto e = env(env_var::kMpichGpuSupport))
@@ -213,12 +218,17 @@ HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLook
   run.grid = src.grid.dims();
   run.transport = src.tc.transport;
   run.gpu_aware = src.tc.gpu_aware;
-  h.rank_device.resize(static_cast<std::size_t>(comm.size()));
+  // Only rank 0 prints the header: the tables of P entries and the notes
+  // drawn from them are made there alone (P ranks each building them would
+  // cost the job O(P^2)).
+  const bool root = comm.rank() == 0;
+  h.rank_device.resize(root ? static_cast<std::size_t>(comm.size()) : 0);
   {
-    const auto armed = comm.guard("MPI_Allgather");
-    check_mpi(MPI_Allgather(&src.dev.device_id, 1, MPI_INT, h.rank_device.data(), 1, MPI_INT, comm.get()),
-              "MPI_Allgather");
+    const auto armed = comm.guard("MPI_Gather");
+    check_mpi(MPI_Gather(&src.dev.device_id, 1, MPI_INT, h.rank_device.data(), 1, MPI_INT, 0, comm.get()),
+              "MPI_Gather");
   }
+  if (!root) return h;
   h.rank_host = src.hosts;
   run_notes(src, env, comm.size(), h);
   measurement_notes(src, h);
@@ -253,12 +263,13 @@ Groups groups_of(const Options& opt, const RowFacts& facts, int nodes) {
 // even know it is oversubscribed, and spins). Recorded with the results, so
 // that scripts/compare can say so. Collective.
 void add_node_cores(const Comm& comm, HeaderInfo& h) {
-  const int mine = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  h.rank_cores.assign(static_cast<std::size_t>(comm.size()), 0);
+  const int mine = Process::cores();
+  h.rank_cores.assign(comm.rank() == 0 ? static_cast<std::size_t>(comm.size()) : 0, 0);
   {
-    const auto armed = comm.guard("MPI_Allgather");
-    check_mpi(MPI_Allgather(&mine, 1, MPI_INT, h.rank_cores.data(), 1, MPI_INT, comm.get()), "MPI_Allgather");
+    const auto armed = comm.guard("MPI_Gather");
+    check_mpi(MPI_Gather(&mine, 1, MPI_INT, h.rank_cores.data(), 1, MPI_INT, 0, comm.get()), "MPI_Gather");
   }
+  if (comm.rank() != 0) return;  // rank 0 alone prints the header
   const NodeEntry* worst = nullptr;
   const std::vector<NodeEntry> nodes = node_map(h.rank_host, h.rank_device, h.rank_cores);
   for (const NodeEntry& n : nodes) {

@@ -1,13 +1,12 @@
-// halo-bandwidth: wiring only. MPI comes up first and goes down last; an
-// error that escapes a phase (a failed MPI call mid-exchange) may leave other
-// ranks waiting, so it is printed by the rank that saw it and aborts the job.
+// halo-bandwidth: wiring only. The process (MPI, then Kokkos once the device
+// is chosen) comes up first and goes down last; an error that escapes a phase
+// (a failed MPI call mid-exchange) may leave other ranks waiting, so it is
+// printed by the rank that saw it, which ends the job (Process::end_job).
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdio>
 #include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "halobw/app/app.hpp"
@@ -16,6 +15,7 @@
 #include "halobw/base/failure.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/process.hpp"
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -25,22 +25,19 @@ int main(int argc, char** argv) {
     const auto parsed = halobw::parse_options(args, env, halobw::build_backends(), halobw::version_text());
     return halobw::dry_run_alone(parsed->options, env);
   }
-  halobw::MpiSession mpi(argc, argv);
+  halobw::Process process(argc, argv);
   int code = 0;
   try {
     halobw::Comm comm(MPI_COMM_WORLD);
-    code = halobw::run_app(comm, args, mpi.provided());
+    code = halobw::run_app(process, comm, args);
   } catch (const std::exception& e) {
     int rank = -1;
     halobw::report_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
-    std::fprintf(stderr, "halo-bandwidth: error on rank %d: %s\n", rank, e.what());
-    std::fflush(stderr);
     // The launcher forwards the line through a pipe; on a loaded machine MPICH's
-    // proxy was seen to end the job before it had (the line lost, exit 3): give
-    // it a moment, as the watchdog does before its own abort.
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    halobw::report_mpi(MPI_Abort(MPI_COMM_WORLD, halobw::exit_status(halobw::ExitCode::runtime_error)),
-                       "MPI_Abort");
+    // proxy was seen to end the job before it had (the line lost, exit 3): the
+    // half second gives it time, as the watchdog's grace does.
+    halobw::Process::end_job("halo-bandwidth: error on rank " + std::to_string(rank) + ": " + e.what(),
+                             halobw::ExitCode::runtime_error, std::chrono::milliseconds(500));
   }
   return code;
 }

@@ -6,7 +6,7 @@
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/reduce.hpp"
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -41,7 +41,7 @@ Status memory_preflight(const Comm& comm, const PreflightInput& in, std::string&
   const Worst w = worst_row(in);
   // Rows run one after another, so the peak is the largest row's need, summed over the node.
   const std::uint64_t node_need = sum_over_node(comm, w.host);
-  const auto host_free = host_available_bytes();
+  const auto host_free = Process::host_available_bytes();
   const std::uint64_t most = reduce_max_bytes(comm, w.total);
   summary = fmt::format(
       "memory per rank at most {} B ({}: field, packed buffers, staging and limit buffers); "

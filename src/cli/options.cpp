@@ -1,6 +1,7 @@
 #include "halobw/cli/options.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
@@ -13,14 +14,11 @@
 #include "halobw/cli/habits.hpp"
 #include "halobw/cli/help.hpp"
 #include "halobw/cli/size_list.hpp"
+#include "halobw/cli/whole_number.hpp"
 
 namespace halobw {
 
-std::string Options::halo_list() const {
-  std::string s;
-  for (int h : halos) s += (s.empty() ? "" : ",") + std::to_string(h);
-  return s;
-}
+std::string Options::halo_list() const { return fmt::format("{}", fmt::join(halos, ",")); }
 
 int Options::max_halo() const {
   int m = 0;
@@ -53,17 +51,14 @@ constexpr int kMaxFields = 1000;            // separate messages are tagged dire
 constexpr int kMaxPlanRanks = 1 << 24;      // --ranks: far beyond any machine's ranks, planned in seconds
 constexpr double kMinTimeLeast = 0.001;     // --min-time: a block shorter than a millisecond is all noise
 constexpr double kMinTimeMost = 3600;
+const Options kDefault{};  // the defaults --help states
 
-// A plain decimal whole number in [lo, hi]. (CLI11's own conversion would
-// also take 0x10, 010 and +5.)
-std::optional<std::int64_t> parse_whole(const std::string& s, std::int64_t lo, std::int64_t hi) {
-  std::int64_t v = 0;
-  const char* first = s.data();
-  const char* last = s.data() + s.size();
-  if (s.empty() || *first == '+' || *first == '-') return std::nullopt;
-  const auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec != std::errc() || ptr != last || v < lo || v > hi) return std::nullopt;
-  return v;
+// "64,128,256": the default sizes as --sizes writes them.
+std::string sizes_text(const std::vector<Index3>& sizes) {
+  std::vector<std::string> items;
+  for (const Index3& e : sizes)
+    items.push_back(e[0] == e[1] && e[1] == e[2] ? std::to_string(e[0]) : dims_string(e));
+  return fmt::format("{}", fmt::join(items, ","));
 }
 
 std::string whole_text(const std::string& s, std::int64_t lo, std::int64_t hi) {
@@ -194,8 +189,10 @@ struct Given {
 void add_decomposition(CLI::App& app, Options& o, Given& g) {
   auto* s = app.add_option_group("Decomposition", "the grid, how it is cut, and which faces move");
   s->add_option("--sizes", g.sizes,
-                "global box sides, one row each (default 64,128,256): N (a cube), NXxNYxNZ, or a range "
-                "A:B (A, 2A, 4A, ... up to B), A:B:S (steps of S), A:B:xF (a factor F); mixed: 32,48,64:512")
+                fmt::format("global box sides, one row each (default {}): N (a cube), NXxNYxNZ, or a range "
+                            "A:B (A, 2A, 4A, ... up to B), A:B:S (steps of S), A:B:xF (a factor F); mixed: "
+                            "32,48,64:512",
+                            sizes_text(kDefault.sizes)))
       ->check(size_list())
       ->type_name("LIST");
   g.local = s->add_option("--local", g.local_sizes,
@@ -203,15 +200,19 @@ void add_decomposition(CLI::App& app, Options& o, Given& g) {
                           "cells, the global box is GX*LX by GY*LY by GZ*LZ")
                 ->check(size_list())
                 ->type_name("LIST");
-  auto* axis = s->add_option("--axis", g.axis, "exchange the faces normal to one axis (default x)")
-                   ->check(CLI::IsMember({"x", "y", "z"}).description(""))
-                   ->type_name("x|y|z");
+  auto* axis =
+      s->add_option("--axis", g.axis,
+                    fmt::format("exchange the faces normal to one axis (default {})", kDefault.directions()))
+          ->check(CLI::IsMember({"x", "y", "z"}).description(""))
+          ->type_name("x|y|z");
   auto* faces = s->add_flag("--faces", o.all_faces, "exchange all six faces (not with --axis)");
   axis->excludes(faces);
   g.stencil = add_choice(*s, "--stencil", o.stencil,
                          "star: the faces (default); box: faces, edges and corners, all 26 neighbours");
   g.axis_opt = axis;
-  s->add_option("--halo", g.halos, "halo widths h in cells, one row per size and width (default 1)")
+  s->add_option(
+       "--halo", g.halos,
+       fmt::format("halo widths h in cells, one row per size and width (default {})", kDefault.halos.front()))
       ->check(whole_list(1, kMaxHalo))
       ->type_name("H1,H2,...");
   s->add_option("--grid", g.grid, "process grid GXxGYxGZ or GX,GY,GZ; default: least face area, z cut most")
@@ -354,15 +355,20 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
                  "it has landed; on the host, faces that share rows go together; default) or bulk "
                  "(pack all, send all, wait all, unpack all)");
   g.backend = add_choice(*s, "--backend", o.backend,
-                         "where the field lives (default host); this build: " + backend_list(backends));
+                         fmt::format("where the field lives (default {}); this build: {}",
+                                     to_string(kDefault.backend), backend_list(backends)));
   auto* cuda = s->add_flag("--cuda", g.cuda, "same as --backend cuda");
   auto* hip = s->add_flag("--hip", g.hip, "same as --backend hip");
   g.backend->excludes(cuda)->excludes(hip);
   cuda->excludes(hip);
-  g.gpu_aware = add_choice(*s, "--gpu-aware", o.gpu_aware,
-                           "MPI on device buffers (on) or staged through host memory (off); default auto");
-  s->add_option("--fields", o.fields,
-                "fields K exchanged together, each its own View (default 1); Send_B counts all of them")
+  g.gpu_aware =
+      add_choice(*s, "--gpu-aware", o.gpu_aware,
+                 fmt::format("MPI on device buffers (on) or staged through host memory (off); default {}",
+                             to_string(kDefault.gpu_aware)));
+  s->add_option(
+       "--fields", o.fields,
+       fmt::format("fields K exchanged together, each its own View (default {}); Send_B counts all of them",
+                   kDefault.fields))
       ->transform(whole(1, kMaxFields))
       ->type_name("K");
   add_choice(*s, "--messages", o.messages,
@@ -413,18 +419,23 @@ Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,
 
 void add_measurement(CLI::App& app, Options& o, Given& g) {
   auto* s = app.add_option_group("Measurement", "the clock, and what is measured besides the exchange");
-  s->add_option("--iters", g.iters,
-                "timed exchanges K per block (default 50), or auto: each row's K from its warm-up, so "
-                "that a block lasts --min-time (K from 5 to 1000000, the same on every rank)")
+  s->add_option(
+       "--iters", g.iters,
+       fmt::format("timed exchanges K per block (default {}), or auto: each row's K from its warm-up, "
+                   "so that a block lasts --min-time (K from {} to {}, the same on every rank)",
+                   kDefault.iters, kAutoItersLeast, kAutoItersMost))
       ->check(whole_or_auto(1, INT_MAX))
       ->type_name("K|auto");
   s->add_option("--min-time", g.min_time,
-                "with --iters auto: the seconds a timed block lasts at least (default 0.2)")
+                fmt::format("with --iters auto: the seconds a timed block lasts at least (default {})",
+                            kDefault.min_time))
       ->type_name("SECONDS");
-  add_count(*s, "--warmup", o.warmup, 0, "untimed exchanges before the clock (default 5)", "W");
+  add_count(*s, "--warmup", o.warmup, 0,
+            fmt::format("untimed exchanges before the clock (default {})", kDefault.warmup), "W");
   s->add_option("--repeats", o.repeats,
-                "timed blocks per size (default 1); Time_us is the median, "
-                "Min_us and Max_us are added when R > 1")
+                fmt::format("timed blocks per size (default {}); Time_us is the median, "
+                            "Min_us and Max_us are added when R > 1",
+                            kDefault.repeats))
       ->transform(whole(1, kMaxRepeats))
       ->type_name("R");
   s->add_flag("--check", o.check, "verify every ghost cell after one exchange per size (untimed)");
@@ -436,8 +447,9 @@ void add_measurement(CLI::App& app, Options& o, Given& g) {
               "also measure Copy_GBps (contiguous copy of Send_B bytes where the field lives) and "
               "Peer_GBps (direct copy between neighbouring GPUs)");
   s->add_option("--timeout", g.timeout,
-                "abort with a message naming the stuck size, phase, face and peer when "
-                "a wait lasts longer (default 300 s; 0: never)")
+                fmt::format("abort with a message naming the stuck size, phase, face and peer when "
+                            "a wait lasts longer (default {} s; 0: never)",
+                            kDefault.timeout))
       ->type_name("SECONDS");
   s->add_flag("--overlap", o.overlap,
               "also time a stencil of reach h: alone (Comp_us), after the exchange (Blocking_us), and "

@@ -5,15 +5,17 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "halobw/cli/whole_number.hpp"
+
 namespace halobw {
 
 namespace {
 
-// A plain decimal whole number in [lo, hi]: no sign, no base prefix, no exponent.
-bool whole(const std::string& s, std::int64_t lo, std::int64_t hi, std::int64_t& v) {
-  if (s.empty() || s.front() == '+' || s.front() == '-') return false;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && ptr == s.data() + s.size() && v >= lo && v <= hi;
+// parse_whole into v: whether s is a whole number in [lo, hi].
+bool read_whole(const std::string& s, std::int64_t lo, std::int64_t hi, std::int64_t& v) {
+  const auto parsed = parse_whole(s, lo, hi);
+  if (parsed) v = *parsed;
+  return parsed.has_value();
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -40,7 +42,7 @@ class Boxes {
     if (text.find(':') != std::string::npos) return range(text);
     if (text.find('x') != std::string::npos) return extents(text);
     std::int64_t n = 0;
-    if (!whole(text, 1, max_, n)) return fail(side_text(text));
+    if (!read_whole(text, 1, max_, n)) return fail(side_text(text));
     return add({n, n, n}, text);
   }
 
@@ -65,7 +67,7 @@ class Boxes {
     if (parts.size() != 3) return fail("'" + text + "' is not " + kForms);
     Index3 box{};
     for (std::size_t a = 0; a < 3; ++a) {
-      if (!whole(parts[a], 1, max_, box[a])) {
+      if (!read_whole(parts[a], 1, max_, box[a])) {
         return fail("'" + text + "': the extent " + side_text(parts[a]) + " (NXxNYxNZ)");
       }
     }
@@ -83,8 +85,8 @@ class Boxes {
     }
     std::int64_t a = 0;
     std::int64_t b = 0;
-    if (!whole(parts[0], 1, max_, a)) return fail("'" + text + "': " + side_text(parts[0]));
-    if (!whole(parts[1], 1, max_, b)) return fail("'" + text + "': " + side_text(parts[1]));
+    if (!read_whole(parts[0], 1, max_, a)) return fail("'" + text + "': " + side_text(parts[0]));
+    if (!read_whole(parts[1], 1, max_, b)) return fail("'" + text + "': " + side_text(parts[1]));
     if (b < a) {
       return fail("'" + text + "' gives no size: it ends below where it starts (write " + parts[1] + ":" +
                   parts[0] + (parts.size() == 3 ? ":" + parts[2] : std::string()) + ")");
@@ -92,7 +94,7 @@ class Boxes {
     if (parts.size() == 2) return doubling(a, b, text);
     if (!parts[2].empty() && parts[2].front() == 'x') return geometric(a, b, parts[2], text);
     std::int64_t step = 0;
-    if (!whole(parts[2], 1, max_, step)) {
+    if (!read_whole(parts[2], 1, max_, step)) {
       return fail("'" + text + "': the step " + side_text(parts[2]) + " (or xF for a factor F)");
     }
     for (std::int64_t v = a; v <= b; v += step) {

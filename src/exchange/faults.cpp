@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <thread>
 #include <utility>
 
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -81,7 +81,7 @@ class SlowMethod final : public Method {
   bool test() override { return inner_->test(); }
   void wait_all() override {
     inner_->wait_all();
-    std::this_thread::sleep_for(kSlowHookSleep);
+    Process::pause(kSlowHookSleep);
   }
   [[nodiscard]] bool lands_one_by_one() const override { return inner_->lands_one_by_one(); }
 

@@ -14,6 +14,7 @@
 // source's block on the other side, and the lists keep direction order.
 #include "halobw/exchange/method.hpp"
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/simulator.hpp"
 
 namespace halobw {
 
@@ -28,6 +29,12 @@ MPI_Aint address(const void* p) {
 class Neighbor final : public Method {
  public:
   explicit Neighbor(MethodContext ctx) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
+    // SimGrid's SMPI (3.32) aborts the whole simulation in
+    // MPI_Dist_graph_create_adjacent, "Not yet implemented" (tests/smpi/neighbor.c).
+    if (const auto sim = simulator()) {
+      throw MethodUnavailable("--method neighbor: " + *sim +
+                              " has no distributed-graph communicators (MPI_Dist_graph_create_adjacent)");
+    }
     std::vector<int> sources;
     std::vector<int> destinations;
     std::vector<std::string> what;

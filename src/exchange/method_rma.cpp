@@ -60,9 +60,6 @@ class Rma final : public Method {
   }
 
   ~Rma() override {
-    for (MPI_Datatype& t : target_types_) {
-      if (t != MPI_DATATYPE_NULL) report_mpi(MPI_Type_free(&t), "MPI_Type_free");
-    }
     for (MPI_Group* g : {&origins_, &targets_}) {
       if (*g != MPI_GROUP_NULL) report_mpi(MPI_Group_free(g), "MPI_Group_free");
     }
@@ -98,7 +95,7 @@ class Rma final : public Method {
       const Endpoint& from = w.parts[p];
       const bool contiguous = there.contiguous();
       check_mpi(MPI_Put(from.address, from.count, from.type, w.send_peer, there.where[p],
-                        contiguous ? there.count : 1, contiguous ? MPI_DOUBLE : target_types_[m], win_),
+                        contiguous ? there.count : 1, contiguous ? MPI_DOUBLE : target_types_[m].get(), win_),
                 "MPI_Put", w.send_peer);
     }
   }
@@ -195,15 +192,8 @@ class Rma final : public Method {
     }
     for (std::size_t m = 0; m < n; ++m) {
       landings_.push_back(decode(theirs[m]));
-      MPI_Datatype t = MPI_DATATYPE_NULL;
       const Landing& l = landings_.back();
-      if (!l.contiguous()) {
-        check_mpi(MPI_Type_create_subarray(3, &l.subarray[0], &l.subarray[3], &l.subarray[6],
-                                           MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
-                  "MPI_Type_create_subarray");
-        check_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
-      }
-      target_types_.push_back(t);
+      target_types_.push_back(l.contiguous() ? Datatype() : subarray_datatype(l.subarray));
     }
   }
 
@@ -213,10 +203,10 @@ class Rma final : public Method {
   RmaSync sync_;
   MPI_Win win_ = MPI_WIN_NULL;
   std::vector<Region> attached_;
-  std::vector<Landing> landings_;           // where each message goes on its peer
-  std::vector<MPI_Datatype> target_types_;  // the peer's subarray of each message (datatype transport)
-  MPI_Group origins_ = MPI_GROUP_NULL;      // the ranks that put here
-  MPI_Group targets_ = MPI_GROUP_NULL;      // the ranks put to
+  std::vector<Landing> landings_;       // where each message goes on its peer
+  std::vector<Datatype> target_types_;  // the peer's subarray of each message (datatype transport)
+  MPI_Group origins_ = MPI_GROUP_NULL;  // the ranks that put here
+  MPI_Group targets_ = MPI_GROUP_NULL;  // the ranks put to
   Awaited receives_;
   Awaited sends_;
   bool started_ = false;

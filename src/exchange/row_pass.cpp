@@ -24,6 +24,17 @@ bool holds(const Box& box, const Box& rows) {
          rows.hi[2] <= box.hi[2];
 }
 
+// The cells of each of one or two boxes along x where they are the same few
+// (RowRun::short_cells), else 0.
+int short_cells(const std::vector<const BoxCopy*>& held) {
+  if (held.empty() || held.size() > 2) return 0;
+  const std::int64_t ex = held.front()->box.extent(0);
+  for (const BoxCopy* c : held) {
+    if (c->box.extent(0) != ex) return 0;
+  }
+  return ex <= kShortCells ? static_cast<int>(ex) : 0;
+}
+
 }  // namespace
 
 RowPass::RowPass(Flow flow, const Index3& padded, const std::vector<BoxCopy>& copies)
@@ -82,6 +93,10 @@ void RowPass::add_rows(const std::vector<const BoxCopy*>& boxes, const Box& rows
     run.rows = std::min(kRowsPerRun, rows.hi[1] - j0);
     run.first = static_cast<int>(segments_.size());
     run.count = static_cast<int>(held.size());
+    run.short_cells = short_cells(held);
+    run.packed = std::all_of(held.begin(), held.end(),
+                             [](const BoxCopy* c) { return c->other.sy == c->box.extent(0); });
+    run.band_rows = j0 == rows.lo[1] ? rows.hi[1] - rows.lo[1] : 0;
     for (const BoxCopy* c : held) {
       const StridedBox& o = c->other;
       RowSegment g;

@@ -100,7 +100,10 @@ std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& g
   return where + "; use " + hint;
 }
 
-Status validate_layout(const Options& opt, int nranks) {
+namespace {
+
+// plan_layout's checks, filling `layout` as they go.
+Status fill_layout(const Options& opt, int nranks, Layout& layout) {
   if (opt.grid) {
     const Dims3& g = *opt.grid;
     const std::string where = "grid " + dims_string(g) + " (" + to_string(opt.grid_source) + ")";
@@ -118,8 +121,10 @@ Status validate_layout(const Options& opt, int nranks) {
     return fail("--overlap takes halo widths up to " + std::to_string(kMaxReach) + "; --halo has " +
                 std::to_string(opt.max_halo()));
   }
-  const ProcGrid grid = choose_grid(opt, nranks);
-  const std::vector<RowSpec> rows = row_specs(opt, grid);
+  layout.grid = choose_grid(opt, nranks);
+  const ProcGrid& grid = layout.grid;
+  layout.rows = row_specs(opt, grid);
+  const std::vector<RowSpec>& rows = layout.rows;
   const char* names = "xyz";
   for (const RowSpec& r : rows) {
     const std::string row = row_label(opt, r);
@@ -134,7 +139,8 @@ Status validate_layout(const Options& opt, int nranks) {
           std::to_string(opt.fields));
     }
     for (int a = 0; a < 3; ++a) {
-      const std::int64_t smallest = r.global[a] / grid.dim(a);  // the last blocks get no remainder
+      const std::int64_t smallest =
+          block_of(r.global[a], grid.dim(a), grid.dim(a) - 1).extent;  // no remainder
       if (smallest < r.halo) {
         return fail(row + " on grid " + grid.str() + ": the smallest local extent along " + names[a] +
                     " is " + std::to_string(smallest) + ", below the halo width " + std::to_string(r.halo));
@@ -142,7 +148,7 @@ Status validate_layout(const Options& opt, int nranks) {
     }
     // Each message is one MPI count of values: a face of every field it carries.
     const double carried = opt.messages == Messages::aggregated ? opt.fields : 1;
-    auto largest = [&](int a) { return (r.global[a] + grid.dim(a) - 1) / grid.dim(a); };
+    auto largest = [&](int a) { return block_of(r.global[a], grid.dim(a), 0).extent; };  // the first block
     for (int a = 0; a < 3; ++a) {
       const double elems = carried * static_cast<double>(r.halo) * static_cast<double>(largest((a + 1) % 3)) *
                            static_cast<double>(largest((a + 2) % 3));
@@ -154,6 +160,14 @@ Status validate_layout(const Options& opt, int nranks) {
     }
   }
   return {};
+}
+
+}  // namespace
+
+Expected<Layout> plan_layout(const Options& opt, int nranks) {
+  Layout layout;
+  if (const Status v = fill_layout(opt, nranks, layout)) return *v;
+  return layout;
 }
 
 }  // namespace halobw

@@ -1,7 +1,6 @@
 #include "halobw/plan/pieces.hpp"
 
 #include <algorithm>
-#include <atomic>
 
 namespace halobw {
 
@@ -131,15 +130,8 @@ PieceKind Piece::kind() const {
 
 std::uint64_t piece_bytes(const Piece& p) { return static_cast<std::uint64_t>(p.cells()) * sizeof(double); }
 
-namespace {
-std::atomic<std::uint64_t> g_rank_plans{0};
-}  // namespace
-
-std::uint64_t rank_plans_made() { return g_rank_plans.load(std::memory_order_relaxed); }
-
 RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
                         const std::vector<int>& node_of_rank) {
-  g_rank_plans.fetch_add(1, std::memory_order_relaxed);
   RankPlan p;
   p.rank = rank;
   p.halo = shape.halo;

@@ -12,11 +12,7 @@ std::vector<Route> plan_routes(const RankPlan& plan, const MessageTable& table) 
     r.send_peer = piece.send_peer;
     r.recv_peer = piece.recv_peer;
     r.tag = msg.tag;
-    for (std::size_t a = 0; a < 3; ++a) {
-      r.landing_box[a] = static_cast<int>(plan.padded[a]);
-      r.landing_box[3 + a] = static_cast<int>(piece.recv_box.extent(static_cast<int>(a)));
-      r.landing_box[6 + a] = static_cast<int>(piece.recv_box.lo[a]);
-    }
+    r.landing_box = subarray_of(plan.padded, piece.recv_box);
     const std::string kind = kind_name(piece.kind());
     const std::string field =
         msg.fields == plan.fields ? std::string() : " field " + std::to_string(msg.first_field);

@@ -44,9 +44,9 @@ RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector
   return s;
 }
 
-std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
-                               const std::vector<int>& node_of_rank) {
-  const std::vector<RowSpec> specs = row_specs(opt, grid);
+std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs, const ProcGrid& grid,
+                               int rank, const std::vector<int>& node_of_rank,
+                               const std::function<void(const RankPlan&)>& each) {
   std::vector<RowPlan> rows;
   rows.reserve(specs.size());
   for (const RowSpec& spec : specs) {
@@ -54,9 +54,11 @@ std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int ran
     r.spec = spec;
     r.label = row_label(opt, spec);
     r.shape = shape_of(opt, spec);
-    r.mine = make_rank_plan(grid, r.shape, rank, node_of_rank);
+    r.all = summarize(grid, r.shape, node_of_rank, [&](const RankPlan& p) {
+      if (p.rank == rank) r.mine = p;  // this rank's plan is the summary's, not made again
+      if (each) each(p);
+    });
     r.table = make_message_table(r.mine, opt.self, opt.messages);
-    r.all = summarize(grid, r.shape, node_of_rank);
     rows.push_back(std::move(r));
   }
   return rows;

@@ -88,20 +88,6 @@ DeviceChoice choose_device(Backend backend, int local_rank) {
   return c;
 }
 
-KokkosSession::KokkosSession(int device_id) {
-#if KOKKOS_VERSION >= 30700
-  Kokkos::InitializationSettings settings;
-  if (device_id >= 0) settings.set_device_id(device_id);
-  Kokkos::initialize(settings);
-#else
-  Kokkos::InitArguments args;
-  if (device_id >= 0) args.device_id = device_id;
-  Kokkos::initialize(args);
-#endif
-}
-
-KokkosSession::~KokkosSession() { Kokkos::finalize(); }
-
 GpuQuery query_gpu_support(Backend backend) {
   GpuQuery q;
   if (backend == Backend::cuda) {

@@ -1,6 +1,6 @@
 #include "halobw/platform/huge_pages.hpp"
 
-#include "halobw/platform/system.hpp"
+#include "halobw/platform/process.hpp"
 
 #include <cstdint>
 #include <new>
@@ -14,7 +14,7 @@ namespace halobw {
 
 bool huge_pages_available() {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const auto mode = thp_mode();
+  const auto mode = Process::thp_mode();
   return mode && *mode != "never";
 #else
   return false;

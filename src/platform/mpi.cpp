@@ -80,10 +80,6 @@ bool report_mpi(int rc, const char* call) noexcept {
   return false;
 }
 
-MpiSession::MpiSession(int& argc, char**& argv) {
-  check_mpi(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided_), "MPI_Init_thread");
-}
-
 std::string thread_level_name(int level) {
   switch (level) {
     case MPI_THREAD_SINGLE:
@@ -96,13 +92,6 @@ std::string thread_level_name(int level) {
       return "MPI_THREAD_MULTIPLE";
     default:
       return "thread level " + std::to_string(level);
-  }
-}
-
-MpiSession::~MpiSession() {
-  int finalized = 0;
-  if (report_mpi(MPI_Finalized(&finalized), "MPI_Finalized") && !finalized) {
-    report_mpi(MPI_Finalize(), "MPI_Finalize");
   }
 }
 
@@ -142,17 +131,9 @@ Datatype commit(MPI_Datatype t) {
   return Datatype(t);
 }
 
-Datatype box_datatype(const Index3& padded, const Box& b) {
-  int sizes[3];
-  int subsizes[3];
-  int starts[3];
-  for (int a = 0; a < 3; ++a) {
-    sizes[a] = static_cast<int>(padded[a]);
-    subsizes[a] = static_cast<int>(b.extent(a));
-    starts[a] = static_cast<int>(b.lo[a]);
-  }
+Datatype subarray_datatype(const Subarray& s) {
   MPI_Datatype t = MPI_DATATYPE_NULL;
-  check_mpi(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
+  check_mpi(MPI_Type_create_subarray(3, &s[0], &s[3], &s[6], MPI_ORDER_FORTRAN, MPI_DOUBLE, &t),
             "MPI_Type_create_subarray");
   return commit(t);
 }
@@ -182,18 +163,24 @@ bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values) {
 }
 
 std::vector<std::string> gather_hostnames(const Comm& comm) {
-  const auto armed = comm.guard("MPI_Allgather");
+  const auto armed = comm.guard("MPI_Gather");
   std::array<char, MPI_MAX_PROCESSOR_NAME> mine{};
   int len = 0;
   check_mpi(MPI_Get_processor_name(mine.data(), &len), "MPI_Get_processor_name");
-  std::vector<char> all(static_cast<std::size_t>(MPI_MAX_PROCESSOR_NAME) * comm.size());
-  check_mpi(MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
-                          MPI_CHAR, comm.get()),
-            "MPI_Allgather");
-  std::vector<std::string> hosts;
+  const bool root = comm.rank() == 0;
+  std::vector<char> all(root ? static_cast<std::size_t>(MPI_MAX_PROCESSOR_NAME) * comm.size() : 0);
+  check_mpi(MPI_Gather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                       MPI_CHAR, 0, comm.get()),
+            "MPI_Gather");
+  std::vector<std::string> hosts(static_cast<std::size_t>(comm.size()));
+  if (!root) {
+    hosts[static_cast<std::size_t>(comm.rank())] =
+        std::string(mine.data(), std::find(mine.begin(), mine.end(), '\0'));
+    return hosts;
+  }
   for (int r = 0; r < comm.size(); ++r) {
     const char* p = all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME;
-    hosts.emplace_back(p, std::find(p, p + MPI_MAX_PROCESSOR_NAME, '\0'));
+    hosts[static_cast<std::size_t>(r)].assign(p, std::find(p, p + MPI_MAX_PROCESSOR_NAME, '\0'));
   }
   return hosts;
 }

@@ -1,15 +1,13 @@
 #include "halobw/platform/watchdog.hpp"
 
 #include <fmt/format.h>
-#include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 #include "halobw/base/failure.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -86,7 +84,7 @@ std::string Watchdog::message(int rank, double timeout, const char* call, const 
 }
 
 void Watchdog::run() {
-  using clock = std::chrono::steady_clock;
+  using clock = Process::WatchClock;
   // A twentieth of the timeout, from 0.05 to 5 s: the deadline is kept to 5%,
   // and a sleeping thread that wakes rarely costs an oversubscribed node nothing.
   const auto poll = std::chrono::duration<double>(std::clamp(timeout_ / 20, 0.05, 5.0));
@@ -122,19 +120,14 @@ void Watchdog::expire(std::uint64_t seq) {
   }
   const std::string line = message(rank_, timeout_, call != nullptr ? call : "MPI", phase,
                                    awaited != nullptr ? awaited->describe() : std::string(), kind);
-  std::fprintf(stderr, "%s\n", line.c_str());
-  std::fflush(stderr);
   constexpr std::string_view kProgram = "halo-bandwidth: ";
-  if (last_word) last_word(line.rfind(kProgram, 0) == 0 ? line.substr(kProgram.size()) : line);
   // The ranks stuck on the same fault expire within moments of each other:
-  // give them time to name what they wait for before the launcher ends the job.
-  std::this_thread::sleep_for(std::chrono::duration<double>(std::min(1.0, 0.25 * timeout_)));
-  // MPI_Abort from this thread is more than MPI_THREAD_FUNNELED promises, but
-  // it is the one way the exit code reaches the shell intact on Open MPI 4.1
-  // and MPICH 4.0 (both measured: the job ends within milliseconds); a plain
-  // exit is reported by MPICH's launcher as a bystander's signal 9.
-  MPI_Abort(MPI_COMM_WORLD, exit_status(ExitCode::timeout));
-  std::_Exit(exit_status(ExitCode::timeout));
+  // the grace gives them time to name what they wait for before the job ends.
+  Process::end_job(line, ExitCode::timeout, std::chrono::duration<double>(std::min(1.0, 0.25 * timeout_)),
+                   [&] {
+                     if (last_word)
+                       last_word(line.rfind(kProgram, 0) == 0 ? line.substr(kProgram.size()) : line);
+                   });
 }
 
 }  // namespace halobw

@@ -14,11 +14,11 @@ namespace halobw {
 
 std::string format_header(const HeaderInfo& h) {
   std::string out;
-  auto settings_line = [&](int line) {
+  auto settings_line = [&](HeaderLine line) {
     const std::string text = header_line(line, h.run);
     if (!text.empty()) out += "# " + text + "\n";
   };
-  for (int line = 1; line <= kHeaderLinesBeforeRanks; ++line) settings_line(line);
+  for (const HeaderLine line : kHeaderLinesBeforeRanks) settings_line(line);
   if (h.rank_host.size() <= static_cast<std::size_t>(kRankListLimit)) {
     out += "# rank_device";
     for (std::size_t r = 0; r < h.rank_device.size(); ++r) out += fmt::format(" {}:{}", r, h.rank_device[r]);
@@ -31,8 +31,7 @@ std::string format_header(const HeaderInfo& h) {
       out += fmt::format("# node {} ranks {} devices {}\n", n.name, compact(n.ranks), compact(n.devices));
     }
   }
-  for (int line = kHeaderLinesBeforeRanks + 1; line <= kHeaderLinesBeforeRanks + 2; ++line)
-    settings_line(line);
+  for (const HeaderLine line : kHeaderLinesAfterRanks) settings_line(line);
   out += fmt::format("# {}\n", kRateDefinition);
   for (const auto& note : h.notes) out += "# " + note + "\n";
   return out;

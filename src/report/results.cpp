@@ -1,6 +1,7 @@
 #include "halobw/report/results.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -11,9 +12,7 @@ namespace {
 using nlohmann::ordered_json;
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
+  return fmt::format("{}", fmt::join(items, sep));
 }
 
 // Provenance: CSV columns after the measurements (JSON holds them in "program" and "run").

@@ -1,6 +1,7 @@
 #include "halobw/report/run_settings.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace halobw {
 
@@ -8,6 +9,7 @@ namespace {
 
 using Type = Setting::Type;
 using H = Setting::Header;
+using L = HeaderLine;
 
 const Options& opt(const RunInfo& r) { return r.options; }
 
@@ -18,19 +20,21 @@ std::string periodic_text(const AxisSet& p) {
   return s.empty() ? "none" : s;
 }
 SettingValue word(std::string s) { return s; }
-SettingValue whole(std::int64_t v) { return v; }
+SettingValue integer(std::int64_t v) { return v; }
 
 const std::vector<Setting> kSettings{
     {"program", Type::text, [](const RunInfo&) { return word("halo-bandwidth"); }, false},
-    {"version", Type::text, [](const RunInfo& r) { return word(r.version); }, false, H{1, "halo-bandwidth"}},
+    {"version", Type::text, [](const RunInfo& r) { return word(r.version); }, false,
+     H{L::program, "halo-bandwidth"}},
     {"commit", Type::text, [](const RunInfo& r) { return word(r.commit); }, false},
-    {"backend", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).backend)); }, true, H{2}},
-    {"device", Type::text, [](const RunInfo& r) { return word(r.device); }, true, H{2}},
-    {"ranks", Type::integer, [](const RunInfo& r) { return whole(r.ranks); }, true, H{3}},
-    {"nodes", Type::integer, [](const RunInfo& r) { return whole(r.nodes); }, true, H{3}},
-    {"oversubscribed", Type::flag, [](const RunInfo& r) { return whole(r.oversubscribed); }},
+    {"backend", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).backend)); }, true,
+     H{L::where}},
+    {"device", Type::text, [](const RunInfo& r) { return word(r.device); }, true, H{L::where}},
+    {"ranks", Type::integer, [](const RunInfo& r) { return integer(r.ranks); }, true, H{L::run}},
+    {"nodes", Type::integer, [](const RunInfo& r) { return integer(r.nodes); }, true, H{L::run}},
+    {"oversubscribed", Type::flag, [](const RunInfo& r) { return integer(r.oversubscribed); }},
     {"ranks_per_core", Type::number, [](const RunInfo& r) { return SettingValue(r.ranks_per_core); }},
-    {"grid", Type::grid, [](const RunInfo& r) { return SettingValue(r.grid); }, true, H{3}},
+    {"grid", Type::grid, [](const RunInfo& r) { return SettingValue(r.grid); }, true, H{L::run}},
     {"periodic", Type::text, [](const RunInfo& r) { return word(periodic_text(opt(r).periodic)); }},
     {"placement", Type::text, [](const RunInfo& r) { return word(to_string(r.placement)); }},
     {"node_grid", Type::text,
@@ -38,44 +42,43 @@ const std::vector<Setting> kSettings{
        return word(r.placement == RankPlacement::nodes ? dims_string(r.node_grid) : std::string("-"));
      }},
     {"grid_source", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).grid_source)); }, true,
-     H{8}},
-    {"directions", Type::text, [](const RunInfo& r) { return word(opt(r).directions()); }, true, H{3}},
-    {"halo", Type::int_list, [](const RunInfo& r) { return SettingValue(opt(r).halos); }, true, H{3}},
+     H{L::transport}},
+    {"directions", Type::text, [](const RunInfo& r) { return word(opt(r).directions()); }, true, H{L::run}},
+    {"halo", Type::int_list, [](const RunInfo& r) { return SettingValue(opt(r).halos); }, true, H{L::run}},
     {"iters", Type::count_or_auto,
-     [](const RunInfo& r) { return opt(r).iters_auto ? word("auto") : whole(opt(r).iters); }, true, H{3}},
+     [](const RunInfo& r) { return opt(r).iters_auto ? word("auto") : integer(opt(r).iters); }, true,
+     H{L::run}},
     {"min_time", Type::seconds, [](const RunInfo& r) { return SettingValue(opt(r).min_time); }},
-    {"warmup", Type::integer, [](const RunInfo& r) { return whole(opt(r).warmup); }, true, H{3}},
-    {"repeats", Type::integer, [](const RunInfo& r) { return whole(opt(r).repeats); }},
-    {"pack", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).pack)); }, true, H{4}},
-    {"self", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).self)); }, true, H{4}},
-    {"transport", Type::text, [](const RunInfo& r) { return word(to_string(r.transport)); }, true, H{8}},
+    {"warmup", Type::integer, [](const RunInfo& r) { return integer(opt(r).warmup); }, true, H{L::run}},
+    {"repeats", Type::integer, [](const RunInfo& r) { return integer(opt(r).repeats); }},
+    {"pack", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).pack)); }, true, H{L::pack}},
+    {"self", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).self)); }, true, H{L::pack}},
+    {"transport", Type::text, [](const RunInfo& r) { return word(to_string(r.transport)); }, true,
+     H{L::transport}},
     {"schedule", Type::text,
      [](const RunInfo& r) { return word(packs(r.transport) ? to_string(opt(r).schedule) : "-"); }, true,
-     H{8}},
-    {"gpu_aware", Type::text, [](const RunInfo& r) { return word(r.gpu_aware); }, true, H{6}},
-    {"contiguous", Type::flag, [](const RunInfo& r) { return whole(packs(r.transport)); }, true, H{6}},
+     H{L::transport}},
+    {"gpu_aware", Type::text, [](const RunInfo& r) { return word(r.gpu_aware); }, true, H{L::gpu}},
+    {"contiguous", Type::flag, [](const RunInfo& r) { return integer(packs(r.transport)); }, true, H{L::gpu}},
     {"hugepages", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).hugepages)); }},
-    {"stencil", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).stencil)); }, true, H{5}},
-    {"overlap", Type::flag, [](const RunInfo& r) { return whole(opt(r).overlap); }},
-    {"streams", Type::integer, [](const RunInfo& r) { return whole(opt(r).streams); }},
+    {"stencil", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).stencil)); }, true,
+     H{L::exchange}},
+    {"overlap", Type::flag, [](const RunInfo& r) { return integer(opt(r).overlap); }},
+    {"streams", Type::integer, [](const RunInfo& r) { return integer(opt(r).streams); }},
     {"progress", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).progress)); }},
-    {"local", Type::flag, [](const RunInfo& r) { return whole(opt(r).local); }},
-    {"fields", Type::integer, [](const RunInfo& r) { return whole(opt(r).fields); }, true, H{5}},
-    {"messages", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).messages)); }, true, H{5}},
-    {"method", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).method)); }, true, H{5}},
+    {"local", Type::flag, [](const RunInfo& r) { return integer(opt(r).local); }},
+    {"fields", Type::integer, [](const RunInfo& r) { return integer(opt(r).fields); }, true, H{L::exchange}},
+    {"messages", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).messages)); }, true,
+     H{L::exchange}},
+    {"method", Type::text, [](const RunInfo& r) { return word(to_string(opt(r).method)); }, true,
+     H{L::exchange}},
     {"rma_sync", Type::text,
      [](const RunInfo& r) {
        return word(opt(r).method == MethodKind::rma ? to_string(opt(r).rma_sync) : "-");
      },
-     true, H{5, "rma-sync", true}},
-    {"per_rank", Type::flag, [](const RunInfo& r) { return whole(opt(r).per_rank); }},
+     true, H{L::exchange, "rma-sync", true}},
+    {"per_rank", Type::flag, [](const RunInfo& r) { return integer(opt(r).per_rank); }},
 };
-
-std::string int_list_text(const std::vector<int>& values) {
-  std::string s;
-  for (int v : values) s += (s.empty() ? "" : ",") + std::to_string(v);
-  return s;
-}
 
 }  // namespace
 
@@ -99,12 +102,12 @@ std::string setting_text(const Setting& s, const RunInfo& run) {
     case Type::grid:
       return dims_string(std::get<Dims3>(v));
     case Type::int_list:
-      return int_list_text(std::get<std::vector<int>>(v));
+      return fmt::format("{}", fmt::join(std::get<std::vector<int>>(v), ","));
   }
   return {};
 }
 
-std::string header_line(int line, const RunInfo& run) {
+std::string header_line(HeaderLine line, const RunInfo& run) {
   std::string out;
   for (const Setting& s : kSettings) {
     if (s.header.line != line) continue;

@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
-// `args` are the arguments after the program name; `thread_level` is what
-// MPI_Init_thread provided. Collective; returns the exit code (failure.hpp).
-int run_app(Comm& comm, const std::vector<std::string>& args, int thread_level);
+// `args` are the arguments after the program name; `process` starts Kokkos
+// once the device is chosen. Collective; returns the exit code (failure.hpp).
+int run_app(Process& process, Comm& comm, const std::vector<std::string>& args);
 
 }  // namespace halobw

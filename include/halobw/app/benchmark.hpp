@@ -1,5 +1,6 @@
-// The sweep over rows on one backend: plan, fields, exchanger, --check,
-// clock, breakdown and limits, reduce, print one row as each finishes.
+// The sweep over rows on one backend: for each row as planned (plan/rows.hpp),
+// the fields, the exchanger, --check, the clock, breakdown and limits, the
+// reduction, and the row printed as soon as it finishes.
 #pragma once
 
 #include <cstdio>
@@ -20,7 +21,7 @@ namespace halobw {
 struct RunSetup {
   const Options* options = nullptr;
   const std::vector<RowPlan>* rows = nullptr;  // every row, planned once
-  std::vector<std::string> hosts;              // per rank
+  std::vector<std::string> hosts;              // per rank on rank 0; elsewhere only its own
   Transport transport = Transport::datatype;
   Groups groups;
   FaultPlan faults;

@@ -11,6 +11,7 @@
 
 #include "halobw/cli/environment.hpp"
 #include "halobw/cli/options.hpp"
+#include "halobw/plan/layout.hpp"
 #include "halobw/platform/mpi.hpp"
 
 namespace halobw {
@@ -24,6 +25,7 @@ namespace halobw {
 
 // The dry run of the job's own ranks and nodes (hosts, MPI_Comm_split_type,
 // MPI_Cart_create for --placement cart); rank 0 prints. Collective; the exit code.
-[[nodiscard]] int dry_run_job(const Comm& comm, const Options& opt, const EnvLookup& env);
+[[nodiscard]] int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout,
+                              const EnvLookup& env);
 
 }  // namespace halobw

@@ -14,6 +14,7 @@
 #include "halobw/plan/rows.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/mpi.hpp"
+#include "halobw/platform/process.hpp"
 #include "halobw/report/columns.hpp"
 #include "halobw/report/report.hpp"
 
@@ -34,9 +35,11 @@ struct HeaderSources {
   RowFacts facts;
   RankMap map;                           // the placement of the ranks on the grid
   const std::vector<int>& node_of_rank;  // as MPI_Comm_split_type groups the ranks, nodes by first rank
-  int thread_level;                      // what MPI_Init_thread granted
+  const Process& process;                // the thread level MPI granted, and whether the watchdog may run
 };
-// Collective (the device of every rank).
+// Collective (the device of every rank, gathered on rank 0). The tables of
+// every rank (rank_host, rank_device) and the notes are rank 0's alone: only
+// it prints the header.
 [[nodiscard]] HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLookup& env);
 
 // "rank_node 0:0 1:1 (...)": the header's note where MPI groups the ranks
@@ -52,7 +55,7 @@ struct HeaderSources {
 [[nodiscard]] Groups groups_of(const Options& opt, const RowFacts& facts, int nodes);
 
 // Each node's ranks against its cores, and the note when some node is
-// oversubscribed. Collective.
+// oversubscribed: on rank 0 (the others only send their cores). Collective.
 void add_node_cores(const Comm& comm, HeaderInfo& h);
 
 // Rank 0's view of the build, the MPI library, the command line and the

@@ -31,4 +31,17 @@ struct Box {
   friend bool operator!=(const Box& l, const Box& r) { return !(l == r); }
 };
 
+// Box b of an array of `padded` extents, x fastest, as MPI_Type_create_subarray
+// takes it: sizes[3], subsizes[3], starts[3]. All zero: no subarray.
+using Subarray = std::array<int, 9>;
+[[nodiscard]] inline Subarray subarray_of(const Index3& padded, const Box& b) {
+  Subarray s{};
+  for (int a = 0; a < 3; ++a) {
+    s[static_cast<std::size_t>(a)] = static_cast<int>(padded[static_cast<std::size_t>(a)]);
+    s[static_cast<std::size_t>(3 + a)] = static_cast<int>(b.extent(a));
+    s[static_cast<std::size_t>(6 + a)] = static_cast<int>(b.lo[static_cast<std::size_t>(a)]);
+  }
+  return s;
+}
+
 }  // namespace halobw

@@ -19,6 +19,8 @@ namespace env_var {
 constexpr const char* kProcGrid = "OPENPFC_FD_PROC_GRID";                // GX,GY,GZ: the process grid
 constexpr const char* kAssumeGpuAware = "OPENPFC_ASSUME_GPU_AWARE_MPI";  // 0|1
 constexpr const char* kMpichGpuSupport = "MPICH_GPU_SUPPORT_ENABLED";    // Cray MPICH's GPU support
+// scripts/simulate: the platform file a simulated run's network comes from.
+constexpr const char* kSimulatedPlatform = "HALOBW_SIMULATED_PLATFORM";
 
 // What launchers set: the job's task count and this task's number.
 constexpr const char* kTaskCounts[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS",

@@ -18,6 +18,12 @@
 
 namespace halobw {
 
+// --iters auto: K is at least this, so that a block is more than one or two
+// calls, and at most this, so that a call the clock cannot resolve does not
+// make a block without end.
+constexpr int kAutoItersLeast = 5;
+constexpr int kAutoItersMost = 1000000;
+
 struct Options {
   // Decomposition: the grid, how it is cut and which faces move.
   // The global box of each row (--sizes: a cube N or extents NXxNYxNZ), or

@@ -13,6 +13,7 @@
 
 #include "halobw/plan/placement.hpp"
 #include "halobw/platform/huge_pages.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -41,20 +42,13 @@ struct StagingSpace<Kokkos::Experimental::HIPSpace> {
 #endif
 #endif
 
-// The bytes this process holds through Allocation now; what the memory
-// preflight counts is tested against it.
-[[nodiscard]] inline std::atomic<std::size_t>& allocated_bytes() {
-  static std::atomic<std::size_t> live{0};
-  return live;
-}
-
 // Owned bytes; move-only.
 class Allocation {
  public:
   using Free = void (*)(void*, std::size_t);
   Allocation() = default;
   Allocation(void* ptr, std::size_t bytes, Free free) : ptr_(ptr), bytes_(bytes), free_(free) {
-    allocated_bytes() += bytes_;
+    Process::allocated_bytes() += bytes_;
   }
   ~Allocation() { reset(); }
   Allocation(Allocation&& o) noexcept
@@ -78,7 +72,7 @@ class Allocation {
   void reset() {
     if (ptr_ != nullptr && free_ != nullptr) {
       free_(ptr_, bytes_);
-      allocated_bytes() -= bytes_;
+      Process::allocated_bytes() -= bytes_;
     }
     ptr_ = nullptr;
     bytes_ = 0;

@@ -1,6 +1,6 @@
 // The copies of one rank's exchange, fixed at set-up from its piece and
 // message tables: every message's fields into (and out of) its place in the
-// packed buffers, all at once and in stages, and the self pieces from owned
+// packed buffers, all at once and in batches, and the self pieces from owned
 // into ghost cells. This is the one place that says which cells go where;
 // a CopyList runs its boxes with the mapping of its execution space (one
 // fused launch on a device, one pass over the rows on the host). The
@@ -109,13 +109,14 @@ class CopyList {
   RowPass rows_;
 };
 
-// Messages whose copies run as one list: on the pipelined schedule a pack
-// stage's messages are sent when its list has run, and an unpack stage's
-// list runs once all of its messages have landed. On a device each message
-// is a stage; on the host a stage is the messages whose boxes share rows
-// (row_groups), so that each row is visited once.
+// A batch: messages whose copies run as one list. On the pipelined schedule
+// a pack batch's messages are sent when its list has run, and an unpack
+// batch's list runs once all of its messages have landed. On a device each
+// message is a batch; on the host a batch is the messages whose boxes share
+// rows (row_groups), so that each row is visited once. (A "stage", elsewhere,
+// is only the staged transport's copy between device and host.)
 template <class ExecSpace, class MemSpace>
-struct CopyStage {
+struct CopyBatch {
   std::vector<int> messages;  // in the table's order
   CopyList<ExecSpace, MemSpace> copy;
 };
@@ -124,15 +125,15 @@ template <class ExecSpace, class MemSpace>
 struct CopyPlan {
   CopyList<ExecSpace, MemSpace> pack_all;  // bulk schedule
   CopyList<ExecSpace, MemSpace> unpack_all;
-  std::vector<CopyStage<ExecSpace, MemSpace>> pack;  // pipelined schedule
-  std::vector<CopyStage<ExecSpace, MemSpace>> unpack;
-  std::vector<int> unpack_stage;  // of each message
+  std::vector<CopyBatch<ExecSpace, MemSpace>> pack;  // pipelined schedule
+  std::vector<CopyBatch<ExecSpace, MemSpace>> unpack;
+  std::vector<int> unpack_batch;  // of each message
   CopyList<ExecSpace, MemSpace> self;
 };
 
-// The stages of one side: the host's row groups, or one message each.
+// The batches of one side: the host's row groups, or one message each.
 template <class ExecSpace>
-std::vector<std::vector<int>> copy_stages(const RankPlan& plan, const MessageTable& table, BoxSide side) {
+std::vector<std::vector<int>> copy_batches(const RankPlan& plan, const MessageTable& table, BoxSide side) {
   if constexpr (runs_on_host<ExecSpace>) {
     return row_groups(plan, table, side);
   } else {
@@ -163,10 +164,10 @@ CopyPlan<ExecSpace, MemSpace> make_copy_plan(const RankPlan& plan, const Message
       list.add({field, box, buffer_box(send ? to.send : to.recv, msg, f, box)});
     }
   };
-  auto stages = [&](BoxSide side, Flow flow) {
-    std::vector<CopyStage<ExecSpace, MemSpace>> out;
-    for (std::vector<int>& messages : copy_stages<ExecSpace>(plan, table, side)) {
-      CopyStage<ExecSpace, MemSpace> s{std::move(messages), List(flow, plan.padded)};
+  auto batches = [&](BoxSide side, Flow flow) {
+    std::vector<CopyBatch<ExecSpace, MemSpace>> out;
+    for (std::vector<int>& messages : copy_batches<ExecSpace>(plan, table, side)) {
+      CopyBatch<ExecSpace, MemSpace> s{std::move(messages), List(flow, plan.padded)};
       for (const int m : s.messages) add_message(s.copy, side, m);
       s.copy.commit();
       out.push_back(std::move(s));
@@ -180,12 +181,12 @@ CopyPlan<ExecSpace, MemSpace> make_copy_plan(const RankPlan& plan, const Message
     }
     c.pack_all.commit();
     c.unpack_all.commit();
-    c.pack = stages(BoxSide::send, Flow::out_of_field);
-    c.unpack = stages(BoxSide::recv, Flow::into_field);
-    c.unpack_stage.assign(table.messages.size(), 0);
+    c.pack = batches(BoxSide::send, Flow::out_of_field);
+    c.unpack = batches(BoxSide::recv, Flow::into_field);
+    c.unpack_batch.assign(table.messages.size(), 0);
     for (std::size_t s = 0; s < c.unpack.size(); ++s) {
       for (const int m : c.unpack[s].messages)
-        c.unpack_stage[static_cast<std::size_t>(m)] = static_cast<int>(s);
+        c.unpack_batch[static_cast<std::size_t>(m)] = static_cast<int>(s);
     }
   }
   for (const int p : table.copies) {

@@ -5,18 +5,19 @@
 // instance is passed to each call.
 //
 // One exchange is start() then finish():
-//   start:  post every receive; pack, stage and send (each pack stage's
+//   start:  post every receive; pack, stage and send (each pack batch's
 //           messages as soon as its copy has run on the pipelined schedule,
 //           all at once on the bulk one); copy the self pieces;
-//   finish: wait; stage back and unpack (each unpack stage as soon as all of
+//   finish: wait; stage back and unpack (each unpack batch as soon as all of
 //           its messages have landed where the method can tell, else all
 //           after the wait); fence.
-// A stage (copy_plan.hpp) is one message on a device, and on the host the
-// messages whose boxes share rows, which one pass over those rows serves.
+// A batch (copy_plan.hpp) is one message on a device, and on the host the
+// messages whose boxes share rows, which one pass over those rows serves; to
+// stage is only to copy between device and host (the staged transport).
 // Between the two, the caller may run work of its own (--overlap).
 //
 // Both take a phase clock (clock.hpp): NoPhases on the plain timed path,
-// PhaseClock for --breakdown, which books the time between stages to Pack,
+// PhaseClock for --breakdown, which books the time between its marks to Pack,
 // Mpi (posting, waiting, MPI's own copies), Stage and Unpack (self copies
 // included) inside the very exchanges that are timed.
 #pragma once
@@ -81,9 +82,9 @@ class Exchanger {
     to.recv = recv_.view.data();
     copies_ = make_copy_plan<ExecSpace, MemSpace>(plan_, table_, to, kPacks);
     waiting_.resize(copies_.unpack.size());
-    for (const CopyStage<ExecSpace, MemSpace>& stage : copies_.unpack) {
+    for (const CopyBatch<ExecSpace, MemSpace>& batch : copies_.unpack) {
       int landing = 0;
-      for (const int m : stage.messages) landing += receives(m) ? 1 : 0;
+      for (const int m : batch.messages) landing += receives(m) ? 1 : 0;
       landing_.push_back(landing);
     }
     if constexpr (!kPacks) make_datatypes();
@@ -113,11 +114,11 @@ class Exchanger {
         }
         in_region("halobw::mpi", [&] { method_->send_all(); });
       } else {
-        for (const CopyStage<ExecSpace, MemSpace>& stage : copies_.pack) {
-          pack(stage.copy, exec, clock);
+        for (const CopyBatch<ExecSpace, MemSpace>& batch : copies_.pack) {
+          pack(batch.copy, exec, clock);
           if constexpr (kStages) {
             in_region("halobw::stage", [&] {
-              for (const int m : stage.messages) {
+              for (const int m : batch.messages) {
                 const Message& msg = table_.messages[static_cast<std::size_t>(m)];
                 Kokkos::deep_copy(exec, slice(send_host_.view, msg), slice(send_.view, msg));
               }
@@ -126,7 +127,7 @@ class Exchanger {
             clock.mark(Phase::stage, exec);
           }
           in_region("halobw::mpi", [&] {
-            for (const int m : stage.messages) method_->send(static_cast<std::size_t>(m));
+            for (const int m : batch.messages) method_->send(static_cast<std::size_t>(m));
           });
           clock.mark(Phase::mpi, exec);
         }
@@ -146,14 +147,13 @@ class Exchanger {
         waiting_ = landing_;
         for (int m = wait_any(); m >= 0; m = wait_any()) {
           clock.mark(Phase::mpi, exec);
-          if (!receives(m)) continue;  // from a wall: nothing landed, and MPICH never reports it
           const Message& msg = table_.messages[static_cast<std::size_t>(m)];
           if constexpr (kStages) {
             in_region("halobw::stage",
                       [&] { Kokkos::deep_copy(exec, slice(recv_.view, msg), slice(recv_host_.view, msg)); });
             clock.mark(Phase::stage, exec);
           }
-          const auto s = static_cast<std::size_t>(copies_.unpack_stage[static_cast<std::size_t>(m)]);
+          const auto s = static_cast<std::size_t>(copies_.unpack_batch[static_cast<std::size_t>(m)]);
           if (--waiting_[s] == 0) unpack(copies_.unpack[s].copy, "halobw::unpack", exec, clock);
         }
         in_region("halobw::mpi", [&] { method_->wait_all(); });  // the sends
@@ -353,8 +353,8 @@ class Exchanger {
   std::vector<Datatype> owned_types_;
   std::vector<Typed> types_;
   CopyPlan<ExecSpace, MemSpace> copies_;
-  std::vector<int> landing_;  // per unpack stage: its messages that have a sender
-  std::vector<int> waiting_;  // per unpack stage: its messages yet to land (pipelined)
+  std::vector<int> landing_;  // per unpack batch: its messages that have a sender
+  std::vector<int> waiting_;  // per unpack batch: its messages yet to land (pipelined)
   std::unique_ptr<Method> method_;
   std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() on the datatype transport
 };

@@ -37,8 +37,8 @@ struct Endpoint {
 // the part fills (sizes, subsizes, starts; all zero for contiguous values).
 struct Landing {
   std::vector<MPI_Aint> where;
-  int count = 0;                  // values per part when contiguous
-  std::array<int, 9> subarray{};  // sizes[3], subsizes[3], starts[3]
+  int count = 0;        // values per part when contiguous
+  Subarray subarray{};  // all zero for contiguous values
   [[nodiscard]] bool contiguous() const { return subarray[0] == 0; }
 };
 
@@ -67,7 +67,8 @@ class Method {
   // Every message is ready.
   virtual void send_all() = 0;
   // Blocks until a receive completes; its index, or -1 when none is left.
-  // Only where lands_one_by_one().
+  // Each message that has a sender is reported once; one from a wall
+  // (MPI_PROC_NULL) never is, on every MPI library. Only where lands_one_by_one().
   virtual int wait_any() = 0;
   // Blocks until every receive and send has completed.
   virtual void wait_all() = 0;

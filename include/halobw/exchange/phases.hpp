@@ -1,7 +1,7 @@
-// The stages of an exchange, as --breakdown names them, and the clocks the
+// The phases of an exchange, as --breakdown names them, and the clocks the
 // exchanger marks them with inside the timed exchanges themselves: NoPhases,
 // the plain path, compiles to nothing; PhaseClock fences the execution space
-// and reads MPI_Wtime between stages, so that the phases of one rank add up
+// and reads MPI_Wtime between phases, so that the phases of one rank add up
 // to its time in the loop.
 #pragma once
 

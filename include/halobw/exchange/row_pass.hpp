@@ -16,7 +16,11 @@
 // host-only, so nothing here carries a KOKKOS_FUNCTION mark. One work item
 // is one plane of one run of at most kRowsPerRun rows: no division per row,
 // and enough items for a threaded host space on a thin face. On one thread
-// (Serial) the items run in order with no search for their slab.
+// (Serial) each band of a plane is one run, in order, with no search for its
+// slab. Most rows hold the two x faces alone; a run of one or two boxes of
+// the same few cells (RowRun::short_cells) goes through copy_short_rows, a
+// loop with their width known at compile time, which counts the instructions
+// of a plain C loop (docs/results/host.md section 12).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -59,7 +63,18 @@ struct RowRun {
   std::int64_t rows = 0;
   int first = 0;  // into the pass's segments
   int count = 0;
+  // The cells of each segment where the run has one or two (the x faces, or
+  // one at a wall) of the same few cells, at most kShortCells; else 0.
+  int short_cells = 0;
+  // Whether each segment's rows lie ex cells apart on its other side (a packed buffer).
+  bool packed = false;
+  // On the first run of a band: the rows of the whole band, which one thread
+  // copies as one run (no set-up every kRowsPerRun rows); 0 on the others.
+  std::int64_t band_rows = 0;
 };
+
+// The widest x face (halo) the rows of one or two x faces are copied for.
+constexpr int kShortCells = 4;
 
 // Planes [k0, k0 + planes) of one field, over which the same runs repeat.
 struct RowSlab {
@@ -134,6 +149,41 @@ inline void copy_rows(double* first_row, const std::int64_t sy, const RowSegment
   }
 }
 
+// Exactly kCells cells, a number known at compile time: their loads and
+// stores, with no test of the count.
+template <Flow kFlow, int kCells>
+[[gnu::always_inline]] inline void copy_fixed(double* __restrict__ row, double* __restrict__ other) {
+  for (int i = 0; i < kCells; ++i) {
+    if constexpr (kFlow == Flow::into_field) {
+      row[i] = other[i];
+    } else {
+      other[i] = row[i];
+    }
+  }
+}
+
+// The rows of a run of one or two segments of kCells cells each: the x faces
+// of a brick, every row of an x face exchange and the middle rows of every
+// stencil. This is the loop a C programmer writes for them: per row, the
+// loads and stores of both faces and a step of each pointer, nothing else.
+// copy_rows, which serves any run, tests each segment's count of cells in
+// every row (a jump through a table) and keeps its strides on the stack: on
+// ±x at N = 256 the pass took 13.1 instructions a value with it, 5.2 with this
+// loop, as the plain program does (callgrind, docs/results/host.md section
+// 12). With kPacked (a packed buffer on the other side) the rows follow each
+// other there, at a stride known at compile time.
+template <Flow kFlow, int kCells, bool kPacked, std::size_t... kSegments>
+inline void copy_short_rows(double* first_row, const std::int64_t sy, const RowSegment* seg,
+                            const std::int64_t dk, const std::int64_t rows,
+                            std::index_sequence<kSegments...> /*segments*/) {
+  double* row[] = {(first_row + seg[kSegments].x)...};
+  double* other[] = {(seg[kSegments].other + dk * seg[kSegments].sz)...};
+  const std::int64_t other_sy[] = {(kPacked ? kCells : seg[kSegments].sy)...};
+  for (std::int64_t dj = 0; dj < rows; ++dj) {
+    (copy_fixed<kFlow, kCells>(row[kSegments] + dj * sy, other[kSegments] + dj * other_sy[kSegments]), ...);
+  }
+}
+
 template <Flow kFlow>
 struct RowPassCopy {
   const RowSlab* slabs;
@@ -152,41 +202,78 @@ struct RowPassCopy {
           1);
     const std::int64_t item = t - s.first;
     const std::int64_t dk = item / s.runs;
-    copy_run(s, dk, runs[s.first_run + static_cast<int>(item - dk * s.runs)]);
+    const RowRun& run = runs[s.first_run + static_cast<int>(item - dk * s.runs)];
+    copy_run(s, dk, run, run.rows);
   }
 
-  // Every item in order, on one thread: no search and no division per item,
-  // which at 64 rows an item cost as much as a tenth of a cache-resident copy.
+  // Every band in order, on one thread, each as one run: no search, no
+  // division and no set-up per item, which at 64 rows an item cost as much as
+  // a tenth of a cache-resident copy.
   void all() const {
     for (const RowSlab* s = slabs; s != slabs + count; ++s) {
       for (std::int64_t dk = 0; dk < s->planes; ++dk) {
-        for (int r = 0; r < s->runs; ++r) copy_run(*s, dk, runs[s->first_run + r]);
+        for (int r = 0; r < s->runs; ++r) {
+          const RowRun& run = runs[s->first_run + r];
+          if (run.band_rows > 0) copy_run(*s, dk, run, run.band_rows);
+        }
       }
     }
   }
 
-  // Plane dk of slab s, the rows of one run.
-  void copy_run(const RowSlab& s, const std::int64_t dk, const RowRun& run) const {
-    double* rows = s.field + (s.k0 + dk) * sz + run.j0 * sy;
+  // Plane dk of slab s, `rows` rows from the first of `run` (its own, or its band's).
+  void copy_run(const RowSlab& s, const std::int64_t dk, const RowRun& run, const std::int64_t rows) const {
+    double* first_row = s.field + (s.k0 + dk) * sz + run.j0 * sy;
     const RowSegment* seg = segments + run.first;
-    switch (run.count) {  // 2: the x faces; up to 5 where a y or z face meets them
+    switch (run.short_cells) {
       case 1:
-        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<1>());
+        return copy_short<1>(first_row, seg, dk, run, rows);
       case 2:
-        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<2>());
+        return copy_short<2>(first_row, seg, dk, run, rows);
       case 3:
-        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<3>());
+        return copy_short<3>(first_row, seg, dk, run, rows);
       case 4:
-        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<4>());
+        return copy_short<4>(first_row, seg, dk, run, rows);
+      default:  // 0: any other run
+        break;
+    }
+    static_assert(kShortCells == 4, "one case above for each count of cells up to kShortCells");
+    copy_long(first_row, seg, dk, run.count, rows);
+  }
+
+  // Rows of a run of any segments.
+  void copy_long(double* first_row, const RowSegment* seg, const std::int64_t dk, const int segs,
+                 const std::int64_t rows) const {
+    switch (segs) {  // up to 5 where a y or z face meets the x faces
+      case 1:
+        return copy_rows<kFlow>(first_row, sy, seg, dk, rows, std::make_index_sequence<1>());
+      case 2:
+        return copy_rows<kFlow>(first_row, sy, seg, dk, rows, std::make_index_sequence<2>());
+      case 3:
+        return copy_rows<kFlow>(first_row, sy, seg, dk, rows, std::make_index_sequence<3>());
+      case 4:
+        return copy_rows<kFlow>(first_row, sy, seg, dk, rows, std::make_index_sequence<4>());
       case 5:
-        return copy_rows<kFlow>(rows, sy, seg, dk, run.rows, std::make_index_sequence<5>());
+        return copy_rows<kFlow>(first_row, sy, seg, dk, rows, std::make_index_sequence<5>());
       default:  // the few rows where more pieces meet (a box stencil's corners)
-        for (std::int64_t dj = 0; dj < run.rows; ++dj) {
-          for (int n = 0; n < run.count; ++n) {
+        for (std::int64_t dj = 0; dj < rows; ++dj) {
+          for (int n = 0; n < segs; ++n) {
             const RowSegment& g = seg[n];
-            copy_cells<kFlow>(rows + dj * sy + g.x, g.other + dk * g.sz + dj * g.sy, g.ex);
+            copy_cells<kFlow>(first_row + dj * sy + g.x, g.other + dk * g.sz + dj * g.sy, g.ex);
           }
         }
+    }
+  }
+
+  // `rows` rows of a run of one or two segments of kCells cells each.
+  template <int kCells>
+  void copy_short(double* first_row, const RowSegment* seg, const std::int64_t dk, const RowRun& run,
+                  const std::int64_t rows) const {
+    if (run.count == 1) {
+      copy_short_rows<kFlow, kCells, false>(first_row, sy, seg, dk, rows, std::make_index_sequence<1>());
+    } else if (run.packed) {
+      copy_short_rows<kFlow, kCells, true>(first_row, sy, seg, dk, rows, std::make_index_sequence<2>());
+    } else {
+      copy_short_rows<kFlow, kCells, false>(first_row, sy, seg, dk, rows, std::make_index_sequence<2>());
     }
   }
 };

@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "halobw/cli/options.hpp"
 #include "halobw/platform/mpi.hpp"
 #include "halobw/platform/reduce.hpp"
 
@@ -69,12 +70,6 @@ std::vector<BlockTime> time_blocks(const Comm& comm, int warmup, int iters, int 
   return time_blocks(
       comm, warmup, iters, repeats, work, [](int) {}, [](int) {});
 }
-
-// --iters auto: K is at least this, so that a block is more than one or two
-// calls, and at most this, so that a call the clock cannot resolve does not
-// make a block without end.
-constexpr int kAutoItersLeast = 5;
-constexpr int kAutoItersMost = 1000000;
 
 // The K that makes a block of calls of `seconds_per_call` last at least
 // `min_time`, within [kAutoItersLeast, kAutoItersMost]. Pure.

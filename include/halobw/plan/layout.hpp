@@ -50,8 +50,17 @@ struct RowSpec {
 [[nodiscard]] std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
                                                          bool any_remote);
 
-// The grid multiplies to the rank count, every local extent is at least the
+// The grid and the rows of a job of `nranks`, chosen once and handed down:
+// the grid multiplies to the rank count, every local extent is at least the
 // halo width, every message fits an int count, and --check's values are exact.
-[[nodiscard]] Status validate_layout(const Options& opt, int nranks);
+struct Layout {
+  ProcGrid grid{{1, 1, 1}};
+  std::vector<RowSpec> rows;
+};
+[[nodiscard]] Expected<Layout> plan_layout(const Options& opt, int nranks);
+// plan_layout's verdict alone.
+[[nodiscard]] inline Status validate_layout(const Options& opt, int nranks) {
+  return plan_layout(opt, nranks).status();
+}
 
 }  // namespace halobw

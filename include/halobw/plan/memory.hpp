@@ -1,7 +1,7 @@
 // The memory preflight's count: what one rank allocates for one row, read
 // from the same tables the exchanger allocates from, so that a row that
 // cannot fit is refused before any allocation (what the node has is in
-// platform/system.hpp).
+// Process::host_available_bytes in platform/process.hpp).
 #pragma once
 
 #include <cstdint>

@@ -96,8 +96,6 @@ struct RankPlan {
 // `node_of_rank[r]` is the node of rank r; empty means one node for all.
 [[nodiscard]] RankPlan make_rank_plan(const ProcGrid& grid, const Shape& shape, int rank,
                                       const std::vector<int>& node_of_rank = {});
-// How many rank plans this process has made: every row is planned once (plan/rows.hpp).
-[[nodiscard]] std::uint64_t rank_plans_made();
 
 // What a stencil of reach h touches on one rank (--overlap): the owned box,
 // the interior whose stencil needs no ghost cell, and the border (the owned

@@ -17,9 +17,8 @@ struct Route {
   int send_peer = 0;  // the rank this message goes to
   int recv_peer = 0;  // the rank whose message travelling the same way lands here
   int tag = 0;
-  // The receive box in the padded field, as MPI_Type_create_subarray takes
-  // it: sizes[3], subsizes[3], starts[3] (one-sided puts on the datatype path).
-  std::array<int, 9> landing_box{};
+  // The receive box in the padded field (one-sided puts on the datatype path).
+  Subarray landing_box{};
   std::string what_send;  // "rank 1 to take the face sent +z (send, tag 5)"
   std::string what_recv;  // "the -z ghost face from rank 1 (receive, tag 5)"
 };

@@ -1,8 +1,9 @@
 // The rows of a run, each planned once: what it exchanges, this rank's
-// pieces and messages, and what every rank sends (from every rank's plan, so
-// that nothing needs a reduction to know it). The memory preflight, the
-// header, the measurement, the report and --dry-run all read these plans;
-// none of them plans a row again.
+// pieces and messages, and what every rank sends (from every rank's plan, made
+// once each, this rank's among them, so that nothing needs a reduction to
+// know it). Pure: no MPI, no global state. The memory preflight, the header,
+// the measurement and the report read these plans; none of them plans a row
+// again (--dry-run plans its rows for every rank with summarize).
 #pragma once
 
 #include <cstdint>
@@ -45,9 +46,12 @@ struct RowPlan {
   RowSummary all;      // every rank's
 };
 
-// Every row of the table for `rank`. Pure.
-[[nodiscard]] std::vector<RowPlan> plan_rows(const Options& opt, const ProcGrid& grid, int rank,
-                                             const std::vector<int>& node_of_rank);
+// Every row of the table (`specs`, from plan_layout) for `rank` on `grid`. `each`, where given, sees every
+// rank's plan of every row as it is made (tests count them). Pure.
+[[nodiscard]] std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs,
+                                             const ProcGrid& grid, int rank,
+                                             const std::vector<int>& node_of_rank,
+                                             const std::function<void(const RankPlan&)>& each = {});
 
 // What the rows' plans say before anything is allocated.
 struct RowFacts {

@@ -1,5 +1,5 @@
 // Where the field lives: the backends of this build, device binding by
-// node-local rank, Kokkos initialisation, and GPU-aware MPI detection.
+// node-local rank, and GPU-aware MPI detection (Kokkos starts in Process).
 #pragma once
 
 #include <cstdint>
@@ -25,15 +25,6 @@ struct DeviceChoice {
 // device id = node-local rank mod visible devices (0 where each rank sees one).
 // Call before Kokkos is initialised.
 [[nodiscard]] DeviceChoice choose_device(Backend backend, int local_rank);
-
-// Kokkos::initialize on the chosen device / Kokkos::finalize.
-class KokkosSession {
- public:
-  explicit KokkosSession(int device_id);
-  ~KokkosSession();
-  KokkosSession(const KokkosSession&) = delete;
-  KokkosSession& operator=(const KokkosSession&) = delete;
-};
 
 // What the MPI library says of device buffers: 1 yes, 0 no, -1 it cannot say.
 // `how` names the query used.

@@ -1,4 +1,4 @@
-// RAII for MPI and the error policy: every return code is checked, a failure
+// MPI communicators and datatypes, owned, and the error policy: every return code is checked, a failure
 // within a rank throws MpiError, and ranks agree on failure at phase
 // boundaries (agree) so that no rank waits in a collective another skipped.
 #pragma once
@@ -28,25 +28,8 @@ void check_mpi(int rc, const char* call, int peer = -1);
 // the abort path); returns whether the call succeeded.
 bool report_mpi(int rc, const char* call) noexcept;
 
-// MPI_Init_thread / MPI_Finalize. The level asked for is MPI_THREAD_FUNNELED:
-// only the main thread calls MPI, while the watchdog's thread (and Kokkos's
-// host threads) exist beside it. provided() is what the library granted.
-class MpiSession {
- public:
-  MpiSession(int& argc, char**& argv);
-  ~MpiSession();
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
-  [[nodiscard]] int provided() const { return provided_; }
-
- private:
-  int provided_ = MPI_THREAD_SINGLE;
-};
 // "MPI_THREAD_FUNNELED", ...
 [[nodiscard]] std::string thread_level_name(int level);
-// Whether, at the thread level MPI granted, a thread that never calls MPI
-// (the watchdog's) may run beside the main one.
-[[nodiscard]] constexpr bool helper_threads_allowed(int provided) { return provided >= MPI_THREAD_FUNNELED; }
 
 // A duplicate of a communicator with MPI_ERRORS_RETURN, freed on destruction.
 class Comm {
@@ -100,9 +83,12 @@ class Datatype {
 
 // Commits t and owns it; frees t and throws MpiError if the commit fails.
 [[nodiscard]] Datatype commit(MPI_Datatype t);
-// Box b of a field with the padded extents as a committed MPI subarray,
-// x fastest (Fortran order): how --pack datatype describes every face.
-[[nodiscard]] Datatype box_datatype(const Index3& padded, const Box& b);
+// A committed MPI subarray of doubles, x fastest (Fortran order).
+[[nodiscard]] Datatype subarray_datatype(const Subarray& s);
+// Box b of a field with the padded extents: how --pack datatype describes every face.
+[[nodiscard]] inline Datatype box_datatype(const Index3& padded, const Box& b) {
+  return subarray_datatype(subarray_of(padded, b));
+}
 
 // The outcome of a phase, agreed by every rank: nothing when every rank is
 // well, else the failure of the lowest failing rank. Collective.
@@ -111,7 +97,10 @@ class Datatype {
 // Whether every rank holds the same values (e.g. the grid, the transport). Collective.
 [[nodiscard]] bool same_on_all_ranks(const Comm& comm, const std::vector<long long>& values);
 
-// Host name of every rank, indexed by rank. Collective.
+// Host names indexed by rank: every rank's on rank 0 (the header, the slowest
+// rank, --per-rank), only its own elsewhere (the others empty), so that no
+// rank but 0 receives P names: P ranks each holding P would cost the job
+// O(P^2) memory and copies (at 4,096 ranks, a gigabyte). Collective.
 [[nodiscard]] std::vector<std::string> gather_hostnames(const Comm& comm);
 
 // The rank among the ranks of its node and their count. Collective.

@@ -1,6 +1,6 @@
 // The progress line: "size k of n, N=..., ..." on stderr, rewritten in place,
 // only where stderr is a terminal (the rank's own, or under mpiexec the
-// launcher's); nothing at all in logs and pipes. Whatever else rank 0 prints
+// launcher's: Process::stderr_is_terminal); nothing at all in logs and pipes. Whatever else rank 0 prints
 // clears it first, so that no line starts behind it.
 #pragma once
 
@@ -18,9 +18,5 @@ class Progress {
   bool enabled_;
   bool shown_ = false;
 };
-
-// Whether a person watches stderr: this process's, or under mpiexec (whose
-// ranks write into pipes) the launcher's. Reads /proc on Linux.
-[[nodiscard]] bool stderr_is_terminal();
 
 }  // namespace halobw

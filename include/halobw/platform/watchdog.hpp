@@ -1,12 +1,12 @@
-// The watchdog, out of band: a timer thread that calls MPI only to end the
-// job (see watchdog.cpp). Before each
-// blocking MPI call the main thread arms it with a Guard (a few atomic
-// stores, no clock read, no allocation) that points at a description written
-// at set-up; the wait itself is the plain MPI call (MPI_Waitall, MPI_Waitany,
+// The watchdog, out of band: a timer thread (where Process::helper_threads
+// allows one) on Process::WatchClock that calls MPI only to end the job
+// (Process::end_job). Before each blocking MPI call the main thread arms it
+// with a Guard (a few atomic stores, no clock read, no allocation) that points
+// at a description written at set-up; the wait itself is the plain MPI call (MPI_Waitall, MPI_Waitany,
 // MPI_Barrier, ...). When one Guard stays armed longer than the timeout, the
 // thread prints one line naming the rank, the call, the phase and what is
-// awaited, lets the other stuck ranks print theirs, and ends the job with
-// MPI_Abort, exit code 4 (ExitCode::timeout).
+// awaited, lets the other stuck ranks print theirs, and ends the job through
+// Process::end_job with exit code 4 (ExitCode::timeout).
 //
 // Collectives (barriers, agreements) get a longer deadline than the waits of
 // an exchange, so that the ranks stuck nearest a fault speak first.

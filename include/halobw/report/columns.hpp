@@ -74,16 +74,24 @@ struct Cell {
 constexpr int kWhole = -1;  // decimals of a whole-number column
 constexpr int kText = -2;   // a text column (Global: "GXxGYxGZ", Slowest_host)
 
+// What a column may hold and where it shows, or-ed together in Column::shows.
+enum ColumnShows : unsigned {
+  kInFilesOfItsGroup = 0,  // none of the below: in the files where its group is, never in the table
+  kMayBeNa = 1u,           // may be n/a (JSON null)
+  kInTable = 2u,           // shown by the table (else in files only)
+  kInEveryFileRow = 4u,    // present in every file row, whatever the groups
+};
 struct Column {
   const char* name;
   const char* unit;  // "cells", "bytes", "us", "GB/s", "count", "ratio"
   int decimals;      // fixed decimals in the table and CSV (GB/s: at least; 3 significant digits), or kWhole
   Group group;
-  bool na_allowed;       // may be n/a (JSON null)
-  bool in_table;         // shown by the table (else in files only)
-  bool always_in_files;  // present in every file row, whatever the groups
-  const char* meaning;   // one line, as docs/output.md says it
+  unsigned shows;       // ColumnShows
+  const char* meaning;  // one line, as docs/output.md says it
   Cell (*value)(const Row&);
+  [[nodiscard]] bool na_allowed() const { return (shows & kMayBeNa) != 0; }
+  [[nodiscard]] bool in_table() const { return (shows & kInTable) != 0; }
+  [[nodiscard]] bool always_in_files() const { return (shows & kInEveryFileRow) != 0; }
 };
 
 // Every column, in order: the table shows those of its groups, the files all

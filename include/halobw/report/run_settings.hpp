@@ -36,6 +36,23 @@ struct RunInfo {
 // A setting's value, as its type has it.
 using SettingValue = std::variant<std::int64_t, double, std::string, Dims3, std::vector<int>>;
 
+// The header's lines of settings, in the order printed: the rank lists
+// (rank_device, rank_host) stand between the last before_ranks line and the
+// first after them.
+enum class HeaderLine {
+  none,       // not in the header
+  program,    // "halo-bandwidth VERSION"
+  where,      // backend, device
+  run,        // ranks, nodes, grid, directions, halo, iters, warmup
+  pack,       // pack, self
+  exchange,   // stencil, fields, messages, method, rma-sync
+  gpu,        // gpu_aware, contiguous: the last line before the rank lists
+  transport,  // grid_source, transport, schedule: after the rank lists
+};
+constexpr HeaderLine kHeaderLinesBeforeRanks[] = {HeaderLine::program, HeaderLine::where,    HeaderLine::run,
+                                                  HeaderLine::pack,    HeaderLine::exchange, HeaderLine::gpu};
+constexpr HeaderLine kHeaderLinesAfterRanks[] = {HeaderLine::transport};
+
 struct Setting {
   enum class Type {
     text,           // a word ("datatype")
@@ -47,11 +64,10 @@ struct Setting {
     count_or_auto,  // a whole number, or the word "auto" (iters): in JSON a number or "auto"
     seconds,        // three decimals in text (milliseconds), a JSON number
   };
-  // Where the header prints it: on line `line` (0: not at all, 1: the first
-  // line, up to kHeaderLinesBeforeRanks before the rank lists, the others
-  // after), as "KEY VALUE", KEY the setting's name unless `key` says else.
+  // Where the header prints it: on line `line`, as "KEY VALUE", KEY the
+  // setting's name unless `key` says else.
   struct Header {
-    int line = 0;
+    HeaderLine line = HeaderLine::none;
     const char* key = nullptr;
     bool omit_dash = false;  // left out when its value is "-" (rma-sync without --method rma)
   };
@@ -61,14 +77,13 @@ struct Setting {
   bool json_run = true;  // a member of JSON's "run" (else of "program")
   Header header = {};
 };
-constexpr int kHeaderLinesBeforeRanks = 6;
 
 // Every setting, in CSV order.
 [[nodiscard]] const std::vector<Setting>& run_settings();
 // The value as the header and the CSV print it.
 [[nodiscard]] std::string setting_text(const Setting& s, const RunInfo& run);
 // The header lines of the settings on `line` ("backend host device host"), without "# ".
-[[nodiscard]] std::string header_line(int line, const RunInfo& run);
+[[nodiscard]] std::string header_line(HeaderLine line, const RunInfo& run);
 // The type's name, as tools/columns_json.cpp tells the tests.
 [[nodiscard]] const char* type_name(Setting::Type t);
 

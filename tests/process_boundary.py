@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The process boundary (include/halobw/platform/process.hpp): nothing in src/
+or include/ but Process itself starts or ends MPI or Kokkos, aborts, exits,
+sleeps, reads /proc or /sys, counts the cores or reads the helper threads'
+clock. Comments are left out; a literal path counts where it starts a string.
+--self-test checks that each pattern finds what it is meant to find."""
+import argparse
+import pathlib
+import re
+import sys
+
+OWNER = {"include/halobw/platform/process.hpp", "src/platform/process.cpp"}
+PATTERNS = {
+    "MPI_Init": r"\bMPI_Init(_thread)?\s*\(",
+    "MPI_Finalize": r"\bMPI_Finalize\s*\(",
+    "Kokkos::initialize": r"\bKokkos::(initialize|finalize|ScopeGuard)\b",
+    "MPI_Abort": r"\bMPI_Abort\s*\(",
+    "exit": r"(\b_Exit|\bquick_exit|(?<![:\w.>])exit|\babort)\s*\(",
+    "sleep": r"\b(sleep_for|sleep_until|usleep|nanosleep|sleep)\s*\(",
+    "/proc or /sys": r"\"/(proc|sys)/",
+    "cores": r"\bhardware_concurrency\b|\bsysconf\s*\(\s*_SC_NPROCESSORS",
+    "the watch clock": r"\bsteady_clock\b",
+}
+
+
+def code_only(text):
+    """The text without // and /* */ comments (string literals kept)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    return re.sub(r"(?m)//.*$", "", text)
+
+
+def findings(root):
+    out = []
+    for folder in ("src", "include"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix not in (".cpp", ".hpp", ".h") or not path.is_file():
+                continue
+            rel = path.relative_to(root).as_posix()
+            if rel in OWNER:
+                continue
+            for n, line in enumerate(code_only(path.read_text()).splitlines(), 1):
+                for name, pat in PATTERNS.items():
+                    if re.search(pat, line):
+                        out.append(f"{rel}:{n}: {name}: {line.strip()}")
+    return out
+
+
+def self_test():
+    must = {
+        "MPI_Init": "MPI_Init_thread(&argc, &argv, l, &p);",
+        "MPI_Finalize": "MPI_Finalize();",
+        "Kokkos::initialize": "Kokkos::initialize(settings);",
+        "MPI_Abort": "MPI_Abort(MPI_COMM_WORLD, 4);",
+        "exit": "std::_Exit(3);",
+        "sleep": "std::this_thread::sleep_for(d);",
+        "/proc or /sys": 'std::ifstream in("/proc/self/status");',
+        "cores": "std::thread::hardware_concurrency()",
+        "the watch clock": "std::chrono::steady_clock::now()",
+    }
+    bad = [n for n, line in must.items() if not re.search(PATTERNS[n], code_only(line))]
+    spared = ["// MPI_Abort(x) in a comment", 'x = "of /proc/self/smaps";', "app.exit_code()", "o->exit(e);"]
+    bad += [s for s in spared if any(re.search(p, code_only(s)) for p in PATTERNS.values())]
+    print("self-test:", "failed: " + ", ".join(bad) if bad else "passed")
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--self-test", action="store_true")
+    a = ap.parse_args()
+    if a.self_test and self_test():
+        return 1
+    found = findings(pathlib.Path(a.root))
+    for f in found:
+        print(f)
+    print(f"{len(found)} call(s) outside the process boundary (include/halobw/platform/process.hpp)")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
