@@ -6,7 +6,8 @@ a backslash joined to the next) that run this project's programs: `mpirun`/`mpie
 `build*/halo-bandwidth`, `scripts/...` (with or without `/usr/bin/python3` before it), and the
 `mpirun` lines of --help's examples. An example is either
 
-- marked, by a comment `# needs: a GPU`, `# needs: a cluster` or `# needs: earlier output ...` at
+- marked, by a comment `# needs: a GPU`, `# needs: a cluster`, `# needs: the smpi build` (SimGrid's
+  simulated build, docs/simulate.md) or `# needs: earlier output ...` at
   the end of its line, or on a line of its own earlier in its block (then for the rest of the
   block): it is not run, and `srun` must be so marked; or
 - run, the blocks of one document in order, each in a fresh folder that holds `build` (this
@@ -16,8 +17,9 @@ a backslash joined to the next) that run this project's programs: `mpirun`/`mpie
   It must exit 0, and must not warn that nothing crossed ranks unless its line says
   `# shows the warning`.
 
-`./scripts/run.sh` and `./scripts/test.sh` are the quick start: test.sh is what runs this suite
-and run.sh's job is e2e/readme's command; scripts/setup_split holds what they install and build.
+`./scripts/run.sh`, `./scripts/test.sh` and `scripts/setup.sh` are the set-up, not run here:
+test.sh is what runs this suite, run.sh's job is e2e/readme's command, and scripts/setup_split
+holds what they install (a test installs no package) and build.
 
 usage: docs_launch.py --root REPO --exe build/halo-bandwidth --mpiexec MPIEXEC --kind openmpi|mpich
        docs_launch.py --self-test
@@ -33,8 +35,10 @@ import sys
 import tempfile
 
 PROGRAMS = re.compile(r"^(?:/usr/bin/python3 )?(?:mpirun|mpiexec|srun|mkdir -p |\./scripts/|scripts/|build[\w-]*/halo-bandwidth)")
-NEEDS = re.compile(r"#\s*needs: (a GPU|a cluster|earlier output)")
-QUICK_START = ("./scripts/run.sh", "./scripts/test.sh")
+NEEDS = re.compile(r"#\s*needs: (a GPU|a cluster|earlier output|the smpi build)")
+# The set-up: what runs this suite (test.sh), what e2e/readme runs (run.sh's job), what
+# scripts/setup_split holds (setup.sh: it installs packages, which no test may do).
+SET_UP = ("./scripts/run.sh", "./scripts/test.sh", "./scripts/setup.sh", "scripts/setup.sh")
 SIZE_FLAGS = ("--sizes", "--local")
 
 
@@ -128,8 +132,8 @@ def run_document(name, items, root, args, env):
     try:
         for blk, lineno, command, needs in items:
             where = f"{name}:{lineno}: {command}"
-            if command.split(" ")[0] in QUICK_START:
-                print(f"ok   {where}: the quick start (scripts/setup_split, e2e/readme, this suite's own run)")
+            if command.split(" ")[0] in SET_UP:
+                print(f"ok   {where}: the set-up (scripts/setup_split, e2e/readme, this suite's own run)")
                 continue
             if needs:
                 print(f"ok   {where}: needs {needs}, not run here")
