@@ -53,6 +53,8 @@ TEST(Report, SlowRatesKeepThreeSignificantDigits) {
   EXPECT_EQ(csv_text(uni, Cell::of(7.0699e-5)), "0.0000707");
   EXPECT_EQ(csv_text(uni, Cell::of(0.0999)), "0.0999");
   EXPECT_EQ(csv_text(uni, Cell::of(0.1)), "0.100");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.00099996)), "0.00100");  // rounds up to the next decade: 3 digits
+  EXPECT_EQ(csv_text(uni, Cell::of(0.0999996)), "0.100");
   EXPECT_EQ(csv_text(uni, Cell::of(0.0)), "0.000");
   EXPECT_EQ(table_text(uni, Cell::of(123.4567)), "123.457");
 }
