@@ -109,7 +109,8 @@ def rate_text(v):
     """A rate as the benchmark prints it: 3 decimals, more below 0.1 GB/s, for 3 significant digits."""
     if v == 0 or not math.isfinite(v):
         return f"{v:.3f}"
-    return f"{v:.{min(15, max(3, 2 - math.floor(math.log10(abs(v)))))}f}"
+    rounded = float(f"{v:.2e}")  # decided on the value rounded to 3 digits: 0.0009996 is 0.00100
+    return f"{v:.{min(15, max(3, 2 - math.floor(math.log10(abs(rounded)))))}f}"
 
 
 # Half the last printed decimal of the microsecond columns, and of the 2-decimal ratios.

@@ -171,7 +171,8 @@ def csv_number(name, v):
     below 0.1, so that it keeps 3 significant digits (docs/output.md)."""
     places = DECIMALS[name]
     if name.endswith("_GBps") and v != 0 and math.isfinite(v):
-        places = min(15, max(places, 2 - math.floor(math.log10(abs(v)))))
+        rounded = float(f"{v:.2e}")  # decided on the value rounded to 3 digits: 0.0009996 is 0.00100
+        places = min(15, max(places, 2 - math.floor(math.log10(abs(rounded)))))
     return f"{v:.{places}f}"
 
 

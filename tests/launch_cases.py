@@ -362,7 +362,9 @@ def placed_nodes(r, ranks, count, grid, size, placement, offnode, node_out):
     """One placement on simulated nodes: the counts by hand, the node grid it says, --check."""
     flags = ["--faces", "--grid", grid, "--sizes", size, "--placement", placement, "--check"] + FAST
     what = f"-n {ranks} on {count} nodes --grid {grid} --sizes {size} --placement {placement}"
-    out = r.table(ranks, flags, rows=1, expect=["# check N=", "passed"])
+    # The note names the row by its size column: N for a cube, Global for a box of extents.
+    label = f"N={size}" if "x" not in size else f"Global={size}"
+    out = r.table(ranks, flags, rows=1, expect=[f"# check {label} passed"])
     expect_nodes(r, out, ranks, count, what)
     if not out:
         return

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
+#include "halobw/app/summary.hpp"
 #include "halobw/cli/options.hpp"
 #include "halobw/exchange/exchanger.hpp"
 #include "halobw/exchange/fields.hpp"
@@ -186,6 +187,43 @@ TEST(Agree, LowestFailingRankSpeaksForAll) {
   ASSERT_TRUE(all);
   EXPECT_EQ(all->code, ExitCode::bad_input);
   EXPECT_EQ(all->message, "rank 0");
+}
+
+// Each rank's own summary reduced over the job equals every rank's plan in one process.
+TEST(Rows, ReducedOverRanks) {
+  const Comm comm(MPI_COMM_WORLD);
+  const std::vector<int> nodes = node_of_ranks(comm);
+  Options o;
+  o.sizes = {{13, 12, 11}, {17, 17, 17}};
+  o.halos = {1, 2};
+  o.all_faces = true;
+  o.axes = {true, true, true};
+  o.periodic = {true, false, true};
+  for (const StencilKind stencil : {StencilKind::star, StencilKind::box}) {
+    o.stencil = stencil;
+    const ProcGrid grid = auto_grid(comm.size());
+    const std::vector<RowSpec> specs = row_specs(o, grid);
+    const std::vector<RowPlan> every = plan_rows(o, specs, grid, comm.rank(), nodes);
+    std::vector<RowPlan> own = plan_own_rows(o, specs, grid, comm.rank(), nodes);
+    reduce_summaries(comm, own);
+    ASSERT_EQ(own.size(), every.size());
+    for (std::size_t i = 0; i < own.size(); ++i) {
+      const RowSummary& a = own[i].all;
+      const RowSummary& b = every[i].all;
+      EXPECT_EQ(a.send_min, b.send_min) << i;
+      EXPECT_EQ(a.send_max, b.send_max) << i;
+      EXPECT_EQ(a.offnode_max, b.offnode_max) << i;
+      EXPECT_EQ(a.node_out_max, b.node_out_max) << i;
+      EXPECT_EQ(a.brick_min, b.brick_min) << i;
+      EXPECT_EQ(a.brick_max, b.brick_max) << i;
+      EXPECT_EQ(a.most.remote_faces, b.most.remote_faces) << i;
+      EXPECT_EQ(a.most.self_faces, b.most.self_faces) << i;
+      EXPECT_EQ(a.most.offnode_faces, b.most.offnode_faces) << i;
+      EXPECT_EQ(a.most.boundary_faces, b.most.boundary_faces) << i;
+      EXPECT_EQ(a.most.remote_edges, b.most.remote_edges) << i;
+      EXPECT_EQ(a.most.remote_corners, b.most.remote_corners) << i;
+    }
+  }
 }
 
 TEST(Mpi, HostNamesAndNodeRank) {

@@ -185,6 +185,16 @@ TEST(Rows, EachRowPlannedOnce) {
   const RowFacts f = row_facts(rows);
   EXPECT_TRUE(f.uneven);
   EXPECT_TRUE(f.any_remote);
+  // In a job, one plan per row: this rank's, its own figures as the summary
+  // until the ranks reduce them (tests/test_exchange.cpp, Rows.ReducedOverRanks).
+  const std::vector<RowPlan> own = plan_own_rows(o, row_specs(o, g), g, 3, node_ids({"a", "a", "b", "b"}));
+  ASSERT_EQ(own.size(), 4u);
+  EXPECT_EQ(own[3].mine.brick.extent, rows[3].mine.brick.extent);
+  EXPECT_EQ(own[1].table.messages.size(), 4u);
+  EXPECT_EQ(own[2].all.send_max, own[2].mine.remote_bytes);
+  EXPECT_EQ(own[2].all.send_min, own[2].mine.remote_bytes);
+  EXPECT_EQ(own[2].all.node_out_max, own[2].mine.offnode_bytes);
+  EXPECT_EQ(own[2].mine.remote_bytes, rows[2].mine.remote_bytes);
 }
 
 TEST(Faces, DirectionNames) {

@@ -53,6 +53,8 @@ TEST(Report, SlowRatesKeepThreeSignificantDigits) {
   EXPECT_EQ(csv_text(uni, Cell::of(7.0699e-5)), "0.0000707");
   EXPECT_EQ(csv_text(uni, Cell::of(0.0999)), "0.0999");
   EXPECT_EQ(csv_text(uni, Cell::of(0.1)), "0.100");
+  EXPECT_EQ(csv_text(uni, Cell::of(0.00099996)), "0.00100");  // rounds up to the next decade: 3 digits
+  EXPECT_EQ(csv_text(uni, Cell::of(0.0999996)), "0.100");
   EXPECT_EQ(csv_text(uni, Cell::of(0.0)), "0.000");
   EXPECT_EQ(table_text(uni, Cell::of(123.4567)), "123.457");
 }
@@ -333,7 +335,8 @@ TEST(Settings, ItersAutoMinTimeAndPerRank) {
   h.run.options.iters_auto = true;
   h.run.options.min_time = 0.05;
   h.run.options.per_rank = true;
-  EXPECT_NE(header_line(HeaderLine::run, h.run).find("iters auto warmup 5"), std::string::npos) << header_line(HeaderLine::run, h.run);
+  EXPECT_NE(header_line(HeaderLine::run, h.run).find("iters auto warmup 5"), std::string::npos)
+      << header_line(HeaderLine::run, h.run);
   Results r;
   r.header = h;
   const auto doc = nlohmann::json::parse(render_json(r));

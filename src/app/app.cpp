@@ -12,6 +12,7 @@
 #include "halobw/app/dry_run.hpp"
 #include "halobw/app/header.hpp"
 #include "halobw/app/preflight.hpp"
+#include "halobw/app/summary.hpp"
 #include "halobw/cli/options.hpp"
 #include "halobw/exchange/faults.hpp"
 #include "halobw/exchange/transport.hpp"
@@ -154,7 +155,8 @@ JobPlan plan_job(const Comm& comm, const Options& opt, const Layout& layout) {
             return cart_placement(comm, layout.grid.dims(), opt.periodic);
           }).front();
   j.grid = placed(layout.grid, j.map);
-  j.rows = plan_rows(opt, layout.rows, j.grid, comm.rank(), j.node_of_rank);
+  j.rows = plan_own_rows(opt, layout.rows, j.grid, comm.rank(), j.node_of_rank);
+  reduce_summaries(comm, j.rows);
   return j;
 }
 

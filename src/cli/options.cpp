@@ -673,7 +673,7 @@ Exit codes (under mpirun, the first failing rank's):
 Examples:
   mpirun -n 2 build/halo-bandwidth --axis z --sizes 64:1024
   mpirun -n 8 build/halo-bandwidth --faces --local 32:256:x2 --iters auto --per-rank
-  mpirun -n 4 build/halo-bandwidth --sizes 128x512x512 --periodic x,y --format json --output r.json
+  mpirun -n 4 build/halo-bandwidth --axis z --sizes 128x512x512 --periodic x,y --format json
 )",
       kRateDefinition, codes);
 }

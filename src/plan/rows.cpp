@@ -18,6 +18,30 @@ void most_of(PieceCounts& m, const PieceCounts& c) {
 
 }  // namespace
 
+RowSummary summary_of(const RankPlan& p) {
+  RowSummary s;
+  s.send_min = p.remote_bytes;
+  s.send_max = p.remote_bytes;
+  s.offnode_max = p.offnode_bytes;
+  s.node_out_max = p.offnode_bytes;
+  s.most = p.counts;
+  s.brick_min = p.brick.extent;
+  s.brick_max = p.brick.extent;
+  return s;
+}
+
+void merge(RowSummary& into, const RowSummary& one) {
+  into.send_min = std::min(into.send_min, one.send_min);
+  into.send_max = std::max(into.send_max, one.send_max);
+  into.offnode_max = std::max(into.offnode_max, one.offnode_max);
+  into.node_out_max = std::max(into.node_out_max, one.node_out_max);
+  most_of(into.most, one.most);
+  for (std::size_t a = 0; a < 3; ++a) {
+    into.brick_min[a] = std::min(into.brick_min[a], one.brick_min[a]);
+    into.brick_max[a] = std::max(into.brick_max[a], one.brick_max[a]);
+  }
+}
+
 RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector<int>& node_of_rank,
                      const std::function<void(const RankPlan&)>& each) {
   RowSummary s;
@@ -25,15 +49,12 @@ RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector
   for (int rank = 0; rank < grid.size(); ++rank) {
     const RankPlan p = make_rank_plan(grid, shape, rank, node_of_rank);
     if (each) each(p);
-    s.send_min = rank == 0 ? p.remote_bytes : std::min(s.send_min, p.remote_bytes);
-    s.send_max = std::max(s.send_max, p.remote_bytes);
-    s.offnode_max = std::max(s.offnode_max, p.offnode_bytes);
-    most_of(s.most, p.counts);
-    for (int a = 0; a < 3; ++a) {
-      const std::int64_t e = p.brick.extent[static_cast<std::size_t>(a)];
-      s.brick_min[static_cast<std::size_t>(a)] =
-          rank == 0 ? e : std::min(s.brick_min[static_cast<std::size_t>(a)], e);
-      s.brick_max[static_cast<std::size_t>(a)] = std::max(s.brick_max[static_cast<std::size_t>(a)], e);
+    RowSummary one = summary_of(p);
+    one.node_out_max = 0;  // the nodes' sums, below
+    if (rank == 0) {
+      s = one;
+    } else {
+      merge(s, one);
     }
     const std::size_t node =
         node_of_rank.empty() ? 0 : static_cast<std::size_t>(node_of_rank[static_cast<std::size_t>(rank)]);
@@ -58,6 +79,23 @@ std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& s
       if (p.rank == rank) r.mine = p;  // this rank's plan is the summary's, not made again
       if (each) each(p);
     });
+    r.table = make_message_table(r.mine, opt.self, opt.messages);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::vector<RowPlan> plan_own_rows(const Options& opt, const std::vector<RowSpec>& specs,
+                                   const ProcGrid& grid, int rank, const std::vector<int>& node_of_rank) {
+  std::vector<RowPlan> rows;
+  rows.reserve(specs.size());
+  for (const RowSpec& spec : specs) {
+    RowPlan r;
+    r.spec = spec;
+    r.label = row_label(opt, spec);
+    r.shape = shape_of(opt, spec);
+    r.mine = make_rank_plan(grid, r.shape, rank, node_of_rank);
+    r.all = summary_of(r.mine);
     r.table = make_message_table(r.mine, opt.self, opt.messages);
     rows.push_back(std::move(r));
   }

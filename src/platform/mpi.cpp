@@ -203,12 +203,18 @@ NodeRank node_rank(const Comm& comm) {
 }
 
 std::uint64_t sum_over_node(const Comm& comm, std::uint64_t value) {
+  return sum_over_node(comm, std::vector<std::uint64_t>{value}).front();
+}
+
+std::vector<std::uint64_t> sum_over_node(const Comm& comm, const std::vector<std::uint64_t>& values) {
   const Comm node = node_comm(comm);
   const auto armed = comm.guard("MPI_Allreduce");
-  const auto mine = static_cast<unsigned long long>(value);
-  unsigned long long sum = 0;
-  check_mpi(MPI_Allreduce(&mine, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node.get()), "MPI_Allreduce");
-  return sum;
+  std::vector<unsigned long long> mine(values.begin(), values.end());
+  std::vector<unsigned long long> sum(values.size());
+  check_mpi(MPI_Allreduce(mine.data(), sum.data(), static_cast<int>(mine.size()), MPI_UNSIGNED_LONG_LONG,
+                          MPI_SUM, node.get()),
+            "MPI_Allreduce");
+  return {sum.begin(), sum.end()};
 }
 
 std::vector<int> node_of_ranks(const Comm& comm) {

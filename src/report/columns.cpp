@@ -154,7 +154,10 @@ const std::vector<Column> kColumns{
 // a slow row (0.0000712) never prints as 0.000, which reads as nothing crossed.
 int decimals_of(const Column& c, double v) {
   if (std::strcmp(c.unit, "GB/s") != 0 || v == 0 || !std::isfinite(v)) return c.decimals;
-  const int significant = 2 - static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  // Decided on the value rounded to 3 significant digits, so that 0.0009996 prints 0.00100 (as
+  // the printed value would decide), not 0.001000.
+  const double rounded = std::stod(fmt::format("{:.2e}", v));
+  const int significant = 2 - static_cast<int>(std::floor(std::log10(std::fabs(rounded))));
   return std::clamp(significant, c.decimals, 15);
 }
 

@@ -206,7 +206,7 @@ Status Output::finish_locked(RunStatus status) {
   results_.status = std::move(status);
   const bool failed = results_.status.state == RunStatus::State::failed;
   if (table_on_stdout_ && failed) put(status_note(results_.status, results_.rows.size()) + "\n");
-  const Status written = write_documents(true);
+  Status written = write_documents(true);
   // A run that measured every row but could not write its results failed too, and its table says so.
   if (table_on_stdout_ && !failed && written) {
     RunStatus s;

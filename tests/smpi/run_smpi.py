@@ -7,7 +7,8 @@ Suites:
              fence, a box stencil, --placement nodes, --overlap, --breakdown, --per-rank): exit 0 and one
              "check ... passed" line per row; the header names the simulator; the methods SMPI gets wrong
              (neighbor, persistent with datatypes) refused: exit 2, one line on stderr naming SMPI, no row;
-             a rank that never sends (HALOBW_TEST_HOOK_SKIP_SENDS): exit 4 and one line, from SimGrid's deadlock
+             a rank that never sends (HALOBW_TEST_HOOK_SKIP_SENDS): exit 4 and one line, from SimGrid's deadlock;
+             a send to no rank (HALOBW_TEST_HOOK_BAD_PEER): exit 3 and the rank's error, after its MPI_Abort
   limits     the two 30-line programs beside the refusals: tests/smpi/persistent.c and neighbor.c must
              still fail under this SimGrid. When one passes, SimGrid was fixed: lift the refusal it backs
              (src/exchange/method_p2p.cpp, method_neighbor.cpp) and this case
@@ -78,6 +79,11 @@ def e2e(args):
     if rc != 4 or "halo-bandwidth: timeout: SimGrid found every rank waiting" not in err:
         raise Failed(f"HALOBW_TEST_HOOK_SKIP_SENDS=1 {cmd}\nexpected exit 4 and the deadlock line; got exit {rc}\n{err}")
     print("ok: a rank that never sends: exit 4, SimGrid's deadlock named")
+    # A send to a rank that does not exist (the test hook): that rank's error line, MPI_Abort, exit 3.
+    rc, out, err, cmd = simulate(args.exe, RANKS, FAST + ["--faces"], env={"HALOBW_TEST_HOOK_BAD_PEER": "1"})
+    if rc != 3 or "halo-bandwidth: error on rank 1: MPI_Isend failed" not in err or "timeout" in err:
+        raise Failed(f"HALOBW_TEST_HOOK_BAD_PEER=1 {cmd}\nexpected exit 3 and rank 1's error; got exit {rc}\n{err}")
+    print("ok: a send to no rank: exit 3, the rank's error named")
 
 
 # Each program, its ranks, and what shows that SMPI still gets it wrong: the

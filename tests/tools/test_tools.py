@@ -359,8 +359,10 @@ class Suite:
             self.check(f"compare warns that N={r['N']} paired on size, H, directions despite fields, "
                        "messages, method", line in p.stderr.splitlines(), p.stderr)
             want = f"x{float(o['Uni_GBps']) / float(r['Uni_GBps']):.2f}"
-            self.check(f"compare N={r['N']} across methods: ratio {want}",
-                       table.get((r["N"], "1"), [""])[-1] == want, table.get((r["N"], "1")))
+            cells = table.get((r["N"], "1"), [""] * 10)
+            self.check(f"compare N={r['N']} across methods: ratio {want}, and the table says what differs",
+                       cells[9] == want and " ".join(cells[10:]) == "fields 3, messages separate, method persistent",
+                       cells)
         self.check("compare: fields, messages and method are key settings: no once-per-file warning for them",
                    not any(re.match(rf"warning: {re.escape(b)}: ", l) for l in p.stderr.splitlines()), p.stderr)
 
@@ -398,6 +400,14 @@ class Suite:
                    f"warning: {b} N=16 H=1: pack kernel vs datatype" in lines
                    and lines.count(f"warning: {b}: transport direct vs datatype") == 1
                    and lines.count(f"warning: {b}: schedule bulk vs -") == 1, p.stderr)
+        body = [l.split() for l in p.stdout.splitlines() if l and not l.startswith("#")]
+        self.check("compare's table shows what differs, in the table: differs[2] 'pack kernel' on the paired "
+                   "rows, and file 2's line names transport and schedule against file 1's",
+                   re.search(r"^#.*ratio\[2\]\s+differs\[2\]$", p.stdout, re.M) is not None
+                   and [c[-2:] for c in body[:2]] == [["pack", "kernel"], ["pack", "kernel"]]
+                   and body[2][-1] == "-"
+                   and "differs from [1] in transport direct (vs datatype), schedule bulk (vs -)" in p.stdout,
+                   p.stdout)
 
         b = data("host_z.csv")
         p = self.run("compare", data("host_local_box.csv"), b)
@@ -612,6 +622,52 @@ class Suite:
         self.plot_status()
         self.plot_hidden()
         self.plot_boxes()
+        self.plot_readable()
+
+    def plot_readable(self):
+        """For people who look (issue 29): Min/Max bars where --repeats gave them, enough labelled ticks
+        to read every point, a line under the plot that explains the legend's keys, and a word in an
+        empty Hidden panel."""
+        import argparse
+        import contextlib
+        plot = self.plot_module()
+        plt, ticker = plot.import_pyplot()
+        args = argparse.Namespace(title=None, overlap=False)
+        f = self.hr.read(data("host_overlap.json"))
+        series = plot.collect([f])
+        with contextlib.redirect_stderr(io.StringIO()):
+            fig = plot.plot_rates(args, [f], series, plot.labels(series))
+        ax = fig.axes[0]
+        bars = [c for c in ax.containers if type(c).__name__ == "ErrorbarContainer"]
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.check("plot draws each row's Min/Max as a bar where --repeats gave them, and says so in the legend",
+                   len(bars) == len(series) and any(t.startswith("bars: the slowest to the fastest timed block")
+                                                    for t in legend), legend)
+        self.check("plot explains its legend's keys in a line under the plot",
+                   any(t.get_text().startswith("legend: FILE directions/grid/pack/transport") for t in fig.texts),
+                   [t.get_text() for t in fig.texts])
+        plt.close(fig)
+        for lo, hi in ((4.2, 6.1), (1.5, 14.0), (0.01, 50.0)):
+            fig, ax = plt.subplots()
+            ax.set_yscale("log")
+            ax.plot([1, 2], [lo, hi])
+            plot.log_axis(ticker, ax.yaxis, lambda v, _pos=None: f"{v:.3g}", [lo, hi])
+            fig.canvas.draw()
+            y0, y1 = ax.get_ylim()
+            shown = [t.get_text() for t in ax.yaxis.get_ticklabels() if t.get_text() and y0 <= t.get_position()[1] <= y1]
+            self.check(f"plot labels at least 3 ticks on a log axis from {lo} to {hi}", len(shown) >= 3, shown)
+            plt.close(fig)
+        args.overlap = True
+        for name, want in (("host_overlap.json", True), ("hidden_some.csv", False)):
+            path = data(name) if want else os.path.join(self.work, name)
+            f = self.hr.read(path)
+            series = plot.collect([f])
+            with contextlib.redirect_stderr(io.StringIO()):
+                fig = plot.plot_overlap(args, [f], series, plot.labels(series))
+            said = any(t.get_text().startswith("no share to draw") for t in fig.axes[1].texts)
+            self.check(f"plot --overlap {name}: a note in the Hidden panel {'when' if want else 'only when'} no "
+                       "row has a share", said == want, [t.get_text() for t in fig.axes[1].texts])
+            plt.close(fig)
 
     def plot_boxes(self):
         """--overlap with boxes of extents: each at the side of a cube of as many cells, labelled with its

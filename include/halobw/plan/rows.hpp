@@ -1,9 +1,11 @@
 // The rows of a run, each planned once: what it exchanges, this rank's
-// pieces and messages, and what every rank sends (from every rank's plan, made
-// once each, this rank's among them, so that nothing needs a reduction to
-// know it). Pure: no MPI, no global state. The memory preflight, the header,
-// the measurement and the report read these plans; none of them plans a row
-// again (--dry-run plans its rows for every rank with summarize).
+// pieces and messages, and what every rank sends. The last comes from every
+// rank's plan, made once each in one process (plan_rows: --dry-run plans its
+// rows for every rank with summarize; the tests), or in a job from each rank's
+// own plan reduced over the ranks (plan_own_rows, then app/summary.hpp): each
+// of P ranks planning all P would cost the job O(P^2). Pure: no MPI, no global
+// state. The memory preflight, the header, the measurement and the report
+// read these plans; none of them plans a row again.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,12 @@ struct RowSummary {
                                    const std::vector<int>& node_of_rank,
                                    const std::function<void(const RankPlan&)>& each = {});
 
+// One rank's figures as a summary over that rank alone (node_out_max: its own
+// off-node bytes, which a reduction sums over its node).
+[[nodiscard]] RowSummary summary_of(const RankPlan& p);
+// `into` widened by `one` (least and most of each figure; node_out_max the most).
+void merge(RowSummary& into, const RowSummary& one);
+
 struct RowPlan {
   RowSpec spec;
   std::string label;  // "N=64", "L=32 H=2": how notes and messages name the row
@@ -46,12 +54,18 @@ struct RowPlan {
   RowSummary all;      // every rank's
 };
 
-// Every row of the table (`specs`, from plan_layout) for `rank` on `grid`. `each`, where given, sees every
-// rank's plan of every row as it is made (tests count them). Pure.
+// Every row of the table (`specs`, from plan_layout) for `rank` on `grid`, `all`
+// from every rank's plan. `each`, where given, sees every rank's plan of every
+// row as it is made (tests count them). Pure.
 [[nodiscard]] std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs,
                                              const ProcGrid& grid, int rank,
                                              const std::vector<int>& node_of_rank,
                                              const std::function<void(const RankPlan&)>& each = {});
+// The same with one plan per row, this rank's: `all` is summary_of(mine),
+// until the job reduces it over its ranks (app/summary.hpp). Pure.
+[[nodiscard]] std::vector<RowPlan> plan_own_rows(const Options& opt, const std::vector<RowSpec>& specs,
+                                                 const ProcGrid& grid, int rank,
+                                                 const std::vector<int>& node_of_rank);
 
 // What the rows' plans say before anything is allocated.
 struct RowFacts {

@@ -111,6 +111,9 @@ struct NodeRank {
 [[nodiscard]] NodeRank node_rank(const Comm& comm);
 // The sum of `value` over the ranks of this rank's node. Collective.
 [[nodiscard]] std::uint64_t sum_over_node(const Comm& comm, std::uint64_t value);
+// The same for each of `values` (the same count on every rank). Collective.
+[[nodiscard]] std::vector<std::uint64_t> sum_over_node(const Comm& comm,
+                                                       const std::vector<std::uint64_t>& values);
 // The node of every rank, as MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) groups
 // them: nodes numbered 0, 1, ... in the order of their first rank. Collective.
 [[nodiscard]] std::vector<int> node_of_ranks(const Comm& comm);
