@@ -24,8 +24,8 @@
 #include "halobw/plan/pieces.hpp"
 #include "halobw/plan/placement.hpp"
 #include "halobw/platform/huge_pages.hpp"
-#include "halobw/platform/reduce.hpp"
 #include "halobw/platform/process.hpp"
+#include "halobw/platform/reduce.hpp"
 
 namespace halobw {
 

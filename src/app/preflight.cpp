@@ -5,8 +5,8 @@
 #include "halobw/plan/memory.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/huge_pages.hpp"
-#include "halobw/platform/reduce.hpp"
 #include "halobw/platform/process.hpp"
+#include "halobw/platform/reduce.hpp"
 
 namespace halobw {
 
