@@ -102,7 +102,7 @@ class Exchanger {
 
   template <class Clock = NoPhases>
   void start(const ExecSpace& exec, Clock&& clock = Clock()) {
-    const ProfileRegion region("halobw::start");
+    const ProfileRegion region("halobw::start", regions_);
     in_region("halobw::mpi", [&] { method_->post_receives(); });
     clock.mark(Phase::mpi, exec);
     if constexpr (kPacks) {
@@ -141,7 +141,7 @@ class Exchanger {
 
   template <class Clock = NoPhases>
   void finish(const ExecSpace& exec, Clock&& clock = Clock()) {
-    const ProfileRegion region("halobw::finish");
+    const ProfileRegion region("halobw::finish", regions_);
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
         waiting_ = landing_;
@@ -290,8 +290,8 @@ class Exchanger {
   // Runs f inside a named region for the Kokkos tools (phases.hpp), the names
   // those of --breakdown's phases.
   template <class F>
-  static decltype(auto) in_region(const char* name, F&& f) {
-    const ProfileRegion region(name);
+  decltype(auto) in_region(const char* name, F&& f) const {
+    const ProfileRegion region(name, regions_);
     return std::forward<F>(f)();
   }
   // Whether message m has a sender (else a wall: MPI_PROC_NULL, its ghosts left as they are).
@@ -353,8 +353,9 @@ class Exchanger {
   std::vector<Datatype> owned_types_;
   std::vector<Typed> types_;
   CopyPlan<ExecSpace, MemSpace> copies_;
-  std::vector<int> landing_;  // per unpack batch: its messages that have a sender
-  std::vector<int> waiting_;  // per unpack batch: its messages yet to land (pipelined)
+  std::vector<int> landing_;                      // per unpack batch: its messages that have a sender
+  bool regions_ = ProfileRegion::tools_loaded();  // the phases as Kokkos regions (phases.hpp)
+  std::vector<int> waiting_;                      // per unpack batch: its messages yet to land (pipelined)
   std::unique_ptr<Method> method_;
   std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() with --breakdown (every transport)
 };

@@ -51,18 +51,22 @@ class PhaseClock {
 // stack, the Nsight and rocprof connectors), so that they show the phases of
 // an exchange by the names --breakdown uses: halobw::start and
 // halobw::finish, and within them halobw::pack, halobw::mpi, halobw::stage
-// and halobw::unpack. Without a tool loaded it is one call that answers no
-// and nothing else: Kokkos's own push and pop (a string built, a callback
-// looked up) are skipped, as they cost instructions in every exchange
+// and halobw::unpack. Whether a tool is loaded is asked once, when the
+// exchanger is built (Kokkos loads tools at initialisation): without one a
+// region is a test of that answer and nothing else. Kokkos's own push and pop
+// cost instructions in every exchange even with no tool, and so does asking
+// Kokkos 3.4 each time, which compares every callback of its table
 // (docs/results/host.md, "The profiling regions' cost").
 // -DHALOBW_PROFILE_REGIONS=OFF compiles them out, for that A/B
 // (scripts/bench_host.py --sections regions).
 class ProfileRegion {
  public:
+  // Whether a Kokkos tool is loaded: asked once, and handed to every region.
+  [[nodiscard]] static bool tools_loaded() { return Kokkos::Profiling::profileLibraryLoaded(); }
 #if defined(HALOBW_NO_PROFILE_REGIONS)
-  explicit ProfileRegion(const char* /*name*/) {}
+  ProfileRegion(const char* /*name*/, bool /*on*/) {}
 #else
-  explicit ProfileRegion(const char* name) : on_(Kokkos::Profiling::profileLibraryLoaded()) {
+  ProfileRegion(const char* name, bool on) : on_(on) {
     if (on_) Kokkos::Profiling::pushRegion(name);
   }
   ~ProfileRegion() {
