@@ -56,6 +56,7 @@ const Options kDefault{};  // the defaults --help states
 // "64,128,256": the default sizes as --sizes writes them.
 std::string sizes_text(const std::vector<Index3>& sizes) {
   std::vector<std::string> items;
+  items.reserve(sizes.size());
   for (const Index3& e : sizes)
     items.push_back(e[0] == e[1] && e[1] == e[2] ? std::to_string(e[0]) : dims_string(e));
   return fmt::format("{}", fmt::join(items, ","));

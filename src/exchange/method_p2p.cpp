@@ -34,11 +34,11 @@ class Requests : public Method {
         recv_slot_.push_back(-1);
       }
     }
-    for (std::size_t m = 0; m < wires_.size(); ++m) {
-      if (wires_[m].send_peer != MPI_PROC_NULL) {
+    for (const Wire& w : wires_) {
+      if (w.send_peer != MPI_PROC_NULL) {
         send_slot_.push_back(static_cast<int>(received_.size() + sent_));
         ++sent_;
-        sends.push_back(wires_[m].what_send);
+        sends.push_back(w.what_send);
       } else {
         send_slot_.push_back(-1);
       }

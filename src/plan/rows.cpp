@@ -65,9 +65,12 @@ RowSummary summarize(const ProcGrid& grid, const Shape& shape, const std::vector
   return s;
 }
 
-std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs, const ProcGrid& grid,
-                               int rank, const std::vector<int>& node_of_rank,
-                               const std::function<void(const RankPlan&)>& each) {
+namespace {
+
+// Each row of `specs` with its label, shape and messages; `plan` sets this
+// rank's plan (mine) and the summary over the ranks (all).
+template <class Plan>
+std::vector<RowPlan> make_rows(const Options& opt, const std::vector<RowSpec>& specs, Plan&& plan) {
   std::vector<RowPlan> rows;
   rows.reserve(specs.size());
   for (const RowSpec& spec : specs) {
@@ -75,31 +78,32 @@ std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& s
     r.spec = spec;
     r.label = row_label(opt, spec);
     r.shape = shape_of(opt, spec);
-    r.all = summarize(grid, r.shape, node_of_rank, [&](const RankPlan& p) {
-      if (p.rank == rank) r.mine = p;  // this rank's plan is the summary's, not made again
-      if (each) each(p);
-    });
+    plan(r);
     r.table = make_message_table(r.mine, opt.self, opt.messages);
     rows.push_back(std::move(r));
   }
   return rows;
 }
 
+}  // namespace
+
+std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs, const ProcGrid& grid,
+                               int rank, const std::vector<int>& node_of_rank,
+                               const std::function<void(const RankPlan&)>& each) {
+  return make_rows(opt, specs, [&](RowPlan& r) {
+    r.all = summarize(grid, r.shape, node_of_rank, [&](const RankPlan& p) {
+      if (p.rank == rank) r.mine = p;  // this rank's plan is the summary's, not made again
+      if (each) each(p);
+    });
+  });
+}
+
 std::vector<RowPlan> plan_own_rows(const Options& opt, const std::vector<RowSpec>& specs,
                                    const ProcGrid& grid, int rank, const std::vector<int>& node_of_rank) {
-  std::vector<RowPlan> rows;
-  rows.reserve(specs.size());
-  for (const RowSpec& spec : specs) {
-    RowPlan r;
-    r.spec = spec;
-    r.label = row_label(opt, spec);
-    r.shape = shape_of(opt, spec);
+  return make_rows(opt, specs, [&](RowPlan& r) {
     r.mine = make_rank_plan(grid, r.shape, rank, node_of_rank);
     r.all = summary_of(r.mine);
-    r.table = make_message_table(r.mine, opt.self, opt.messages);
-    rows.push_back(std::move(r));
-  }
-  return rows;
+  });
 }
 
 RowFacts row_facts(const std::vector<RowPlan>& rows) {

@@ -36,10 +36,10 @@ struct Box {
 using Subarray = std::array<int, 9>;
 [[nodiscard]] inline Subarray subarray_of(const Index3& padded, const Box& b) {
   Subarray s{};
-  for (int a = 0; a < 3; ++a) {
-    s[static_cast<std::size_t>(a)] = static_cast<int>(padded[static_cast<std::size_t>(a)]);
-    s[static_cast<std::size_t>(3 + a)] = static_cast<int>(b.extent(a));
-    s[static_cast<std::size_t>(6 + a)] = static_cast<int>(b.lo[static_cast<std::size_t>(a)]);
+  for (std::size_t a = 0; a < 3; ++a) {
+    s[a] = static_cast<int>(padded[a]);
+    s[3 + a] = static_cast<int>(b.hi[a] - b.lo[a]);
+    s[6 + a] = static_cast<int>(b.lo[a]);
   }
   return s;
 }
