@@ -384,7 +384,8 @@ def iters_auto_under_load(r, work):
     r.cases += 1
     row = json.load(open(path))["rows"][0]
     block = row["Iters"] * row["Time_us"] * 1e-6
-    if row["Iters"] != 5 or not 0.2 <= block < 2.0:
+    # The upper bound only has to tell 5 exchanges from thousands: loose enough for a loaded 2-core CI machine.
+    if row["Iters"] != 5 or not 0.2 <= block < 10.0:
         r.fail("--iters auto under load", f"Iters {row['Iters']}, a block of {block:.2f} s: want K 5 and about "
                                           f"0.5 s (5 exchanges of 0.1 s)\n{out}")
     else:
