@@ -1309,6 +1309,18 @@ grid, the fewest bytes off a node at 16x16x16 halo 1: NodeOut_B 4096, OffNode_B 
 16 3072 10.0 0.307 0.614 6 0 2 1024
 """.replace("\\\n", "")
 
+# 4 ranks as 2 nodes of 2 on 2x2x1, 16x32x16: bricks 8x16x16, an x face 2048 B, a y face 1024 B (z wraps to the
+# rank itself). Blocks 2x1x1 and 1x2x1 have the same surface in ranks (5); 2x1x1 sends the y faces off each node,
+# 4096 B, 1x2x1 the x faces, twice that: nodes takes 2x1x1, as rank order holds the nodes already.
+SLAB = """# ranks 4 nodes 2 grid 2x2x1 directions all halo 1 iters 5 warmup 1
+# rank_host 0:n0 1:n0 2:n1 3:n1
+# grid_source --grid transport datatype schedule -
+# placement nodes: 2 nodes as a 1x2x1 grid, each holding a 2x1x1 block of ranks (of the blocks that tile the \
+grid, the fewest bytes off a node at 16x32x16 halo 1: NodeOut_B 4096, OffNode_B 2048; rank order 4096, 2048)
+# Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces OffNode_B
+16x32x16 6144 10.0 0.614 1.229 4 2 2 2048
+""".replace("\\\n", "")
+
 # MPICH with MPIR_CVAR_NOLOCAL: one host, but every rank a node of its own for MPI; the rank_node note gives the
 # nodes (without it the hosts give one node, and both z faces would not be off-node).
 NOLOCAL = SEED.replace("nodes 1", "nodes 2").replace(
@@ -1364,7 +1376,7 @@ def self_test():
     rows, errors = check(BOX)
     assert rows == 2 and not errors, errors
     good = ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3), (PER_RANK, 1), (PER_NODE, 1), (EXTENTS, 2), (WALLS, 1),
-            (LOCAL_EXTENTS, 2), (NODES_LINEAR, 1), (NODES, 1), (CART_TABLE, 1), (CART_MOVED_TABLE, 1), (NODES8, 1), (FELL_BACK_BYTES, 1),
+            (LOCAL_EXTENTS, 2), (NODES_LINEAR, 1), (NODES, 1), (CART_TABLE, 1), (CART_MOVED_TABLE, 1), (NODES8, 1), (FELL_BACK_BYTES, 1), (SLAB, 1),
             (DRY_TABLE, 4),
             (DRY_JOB_TABLE, 1), (NOLOCAL, 3))
     for table, n in good:
@@ -1479,6 +1491,9 @@ def self_test():
             "# Global", "# placement nodes fell back to linear: at 12x8x8 halo 1 the best block of 4 ranks, 1x2x2, "
             "sends more off a node than rank order (NodeOut_B 1024, OffNode_B 256; rank order 2560, 640)\n# Global"),
         "the nodes say: at 3x2000x2000 halo 1 the best block": FELL_BACK_BYTES.replace("32128000", "32128001"),
+        "the block that sends the fewest bytes off a node is 2x1x1": SLAB.replace(
+            "1x2x1 grid, each holding a 2x1x1", "2x1x1 grid, each holding a 1x2x1").replace(
+            "NodeOut_B 4096, OffNode_B 2048;", "NodeOut_B 8192, OffNode_B 4096;").replace("2 2 2048", "2 2 4096"),
         "do not tile grid": NODES8.replace("2x1x1 grid, each holding a 1x2x2", "2x1x1 grid, each holding a 2x2x1"),
         "OffNode_B 640, the grid gives 256": CART_TABLE.replace("6 0 2 256", "6 0 2 640"),
         "a measured run names one placement": NODES.replace("# Global", CART_TABLE.splitlines()[3] + "\n# Global"),
