@@ -507,8 +507,11 @@ TEST(Placement, TheBlockFromAFewNodesIsTheBlockFromEveryRank) {
         s.halo = halo;
         for (const bool box : {false, true}) {
           s.dirs = box ? box_directions() : star_directions(kAll);
-          for (const auto& [grid, per_node] :
-               {std::pair<Dims3, int>{{4, 2, 2}, 4}, {{6, 1, 3}, 3}, {{4, 3, 2}, 6}}) {
+          for (const auto& [grid, per_node] : {std::pair<Dims3, int>{{4, 2, 2}, 4},
+                                               {{6, 1, 3}, 3},
+                                               {{4, 3, 2}, 6},
+                                               {{6, 4, 4}, 8},
+                                               {{8, 1, 4}, 4}}) {
             const auto few = node_block(grid, s, per_node);
             const auto all = by_every_rank(grid, s, per_node);
             ASSERT_TRUE(few && all);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -14,65 +15,99 @@ namespace halobw {
 
 namespace {
 
-// Along one axis of `n` cells cut in `g` blocks, `per` to a node: the first
-// node of each kind. Whether a neighbour along the axis is on another node
-// depends on the cell's place in its node alone (wrapping around a periodic
+// Along one axis of `n` cells cut in `g` blocks, `per` to a node: the kinds
+// of cell, a cell of each, and for each kind of node how many cells of each
+// kind it holds. What a rank sends off its node depends, along each axis, on
+// its cell's kind alone: its extent, the walls it lies at (an open axis), and
+// whether it is the first or the last of its node (wrapping around a periodic
 // axis leaves the node exactly when more than one node lies along it, as any
-// crossing between nodes does), so nodes whose cells have the same extents,
-// and the same walls where the axis is open, send the same bytes off them.
-std::vector<int> node_kinds(std::int64_t n, int g, int per, bool periodic) {
-  std::map<std::vector<std::int64_t>, int> seen;
-  std::vector<int> first;
-  for (int node = 0; node < g / per; ++node) {
-    std::vector<std::int64_t> kind;
-    for (int c = node * per; c < (node + 1) * per; ++c) {
-      const std::int64_t walls = periodic ? 0 : (c == 0 ? 1 : 0) + (c == g - 1 ? 2 : 0);
-      kind.push_back(block_of(n, g, c).extent * 4 + walls);
-    }
-    if (seen.emplace(std::move(kind), node).second) first.push_back(node);
+// crossing between nodes does).
+struct AxisKinds {
+  std::vector<int> cell;                // a cell of each kind
+  std::vector<std::vector<int>> nodes;  // each kind of node: its cells of each kind
+};
+
+AxisKinds axis_kinds(std::int64_t n, int g, int per, bool periodic) {
+  AxisKinds k;
+  std::map<std::array<std::int64_t, 3>, int> kind_of;  // (extent, walls, place in its node) -> kind
+  std::vector<int> kind(static_cast<std::size_t>(g));
+  for (int c = 0; c < g; ++c) {
+    const std::int64_t walls = periodic ? 0 : (c == 0 ? 1 : 0) + (c == g - 1 ? 2 : 0);
+    const std::int64_t place = (c % per == 0 ? 1 : 0) + (c % per == per - 1 ? 2 : 0);
+    const auto [it, added] = kind_of.emplace(
+        std::array<std::int64_t, 3>{block_of(n, g, c).extent, walls, place}, static_cast<int>(k.cell.size()));
+    if (added) k.cell.push_back(c);
+    kind[static_cast<std::size_t>(c)] = it->second;
   }
-  return first;
+  std::set<std::vector<int>> seen;
+  for (int node = 0; node < g / per; ++node) {
+    std::vector<int> count(k.cell.size(), 0);
+    for (int c = node * per; c < (node + 1) * per; ++c)
+      ++count[static_cast<std::size_t>(kind[static_cast<std::size_t>(c)])];
+    if (seen.insert(count).second) k.nodes.push_back(std::move(count));
+  }
+  return k;
 }
 
-// The grid of cells cut into nodes of `block`: each cell's node.
-std::vector<int> node_of_cell(const ProcGrid& cells, const Dims3& block) {
-  const Dims3& g = cells.dims();
-  std::vector<int> node(static_cast<std::size_t>(cells.size()));
-  for (int c = 0; c < cells.size(); ++c) {
-    const Dims3 at = cells.coords(c);
-    node[static_cast<std::size_t>(c)] =
-        at[0] / block[0] + g[0] / block[0] * (at[1] / block[1] + g[1] / block[1] * (at[2] / block[2]));
+// The grid of cells cut into nodes of `block`: each cell's node (cells x fastest).
+std::vector<int> node_of_cell(const Dims3& grid, const Dims3& block) {
+  std::array<std::vector<int>, 3> at;  // along each axis, each cell's node coordinate
+  for (std::size_t a = 0; a < 3; ++a) {
+    for (int c = 0; c < grid[a]; ++c) at[a].push_back(c / block[a]);
+  }
+  const int nx = grid[0] / block[0];
+  const int ny = grid[1] / block[1];
+  std::vector<int> node;
+  node.reserve(static_cast<std::size_t>(grid[0]) * static_cast<std::size_t>(grid[1]) *
+               static_cast<std::size_t>(grid[2]));
+  for (const int z : at[2]) {
+    for (const int y : at[1]) {
+      for (const int x : at[0]) node.push_back(x + nx * (y + ny * z));
+    }
   }
   return node;
 }
 
+// Calls f(i, j, k) for every i < n[0], j < n[1], k < n[2], i fastest.
+template <class F>
+void for_each_of(const std::array<std::size_t, 3>& n, F&& f) {
+  for (std::size_t k = 0; k < n[2]; ++k) {
+    for (std::size_t j = 0; j < n[1]; ++j) {
+      for (std::size_t i = 0; i < n[0]; ++i) f(i, j, k);
+    }
+  }
+}
+
 // What the row sends off the nodes where each holds a `block` of the grid:
-// every rank's plan of one node of each kind along each axis (node_kinds).
+// the plan of one rank of each kind (a cell of each kind along each axis),
+// each node's sum from how many ranks of each kind it holds.
 OffNodeBytes block_bytes(const Dims3& grid, const Shape& shape, const Dims3& block) {
   if (block == grid) return {};  // one node: nothing leaves it (and no plan of every rank)
   const ProcGrid cells(grid);    // rank c on cell c
-  const std::vector<int> node = node_of_cell(cells, block);
-  std::array<std::vector<int>, 3> kinds;
-  for (int a = 0; a < 3; ++a) {
-    kinds[static_cast<std::size_t>(a)] = node_kinds(shape.global[static_cast<std::size_t>(a)], grid[a],
-                                                    block[a], shape.periodic[static_cast<std::size_t>(a)]);
-  }
+  const std::vector<int> node = node_of_cell(grid, block);
+  std::array<AxisKinds, 3> k;
+  for (std::size_t a = 0; a < 3; ++a)
+    k[a] = axis_kinds(shape.global[a], grid[a], block[a], shape.periodic[a]);
+  const std::array<std::size_t, 3> kinds{k[0].cell.size(), k[1].cell.size(), k[2].cell.size()};
   OffNodeBytes most;
-  for (const int nz : kinds[2]) {
-    for (const int ny : kinds[1]) {
-      for (const int nx : kinds[0]) {
-        std::uint64_t out = 0;
-        for (int i = 0; i < block[0] * block[1] * block[2]; ++i) {
-          const Dims3 at{nx * block[0] + i % block[0], ny * block[1] + i / block[0] % block[1],
-                         nz * block[2] + i / (block[0] * block[1])};
-          const std::uint64_t b = make_rank_plan(cells, shape, cells.rank_of(at), node).offnode_bytes;
-          out += b;
-          most.rank_most = std::max(most.rank_most, b);
-        }
-        most.node_out = std::max(most.node_out, out);
-      }
-    }
-  }
+  std::vector<std::uint64_t> sent;  // each kind of rank's bytes off its node
+  for_each_of(kinds, [&](std::size_t i, std::size_t j, std::size_t l) {
+    const int rank = cells.rank_of({k[0].cell[i], k[1].cell[j], k[2].cell[l]});
+    sent.push_back(make_rank_plan(cells, shape, rank, node).offnode_bytes);
+    most.rank_most = std::max(most.rank_most, sent.back());
+  });
+  for_each_of({k[0].nodes.size(), k[1].nodes.size(), k[2].nodes.size()},
+              [&](std::size_t ni, std::size_t nj, std::size_t nl) {
+                std::uint64_t out = 0;
+                std::size_t s = 0;
+                for_each_of(kinds, [&](std::size_t i, std::size_t j, std::size_t l) {
+                  const auto ranks = static_cast<std::uint64_t>(k[0].nodes[ni][i]) *
+                                     static_cast<std::uint64_t>(k[1].nodes[nj][j]) *
+                                     static_cast<std::uint64_t>(k[2].nodes[nl][l]);
+                  out += ranks * sent[s++];
+                });
+                most.node_out = std::max(most.node_out, out);
+              });
   return most;
 }
 

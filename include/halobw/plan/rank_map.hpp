@@ -46,9 +46,10 @@ struct NodeBlock {
 // row `shape` (the run's largest: placement_shape in plan/layout.hpp): the
 // least NodeOut_B, then the least OffNode_B, then the least surface in ranks
 // (a*b + b*c + a*c), then the most along z, then along y. nullopt where none
-// tiles it. Each block is counted from the plans of the ranks of one node of
-// each kind (nodes alike in their cells' extents and walls send alike), so
-// the choice costs per_node plans a block, not one per rank of the job.
+// tiles it. Each block is counted from the plans of one rank of each kind
+// (along each axis, ranks alike in their extent, their walls and their place
+// in their node send alike), each node's sum from how many of each it holds:
+// a few plans a block, not one per rank of the job or of a node.
 [[nodiscard]] std::optional<NodeBlock> node_block(const Dims3& grid, const Shape& shape, int per_node);
 
 // What the row sends off the nodes with rank r on cell r (linear), the nodes
