@@ -789,8 +789,9 @@ def section_network(args, emit):
 # Placements on simulated nodes: (ranks, nodes, grid, extents). On 4x2x1 as 2 nodes of 4, linear gives each node a
 # 4x1x1 row of ranks (both y faces of every rank leave it), nodes a 2x2x1 block (one x face leaves it): 4x the
 # off-node bytes at 512x128x128 and 1024x256x256; at 512x512x256 the x faces are twice the y faces and both send
-# the same (the control, with the Send_B and brick of 1024x256x256). On 2x2x1 as 2 nodes of 2, nodes cuts x in
-# either case, since it picks its block by ranks, not bytes: half linear's bytes at 512x256x256, twice at 256x512x256.
+# the same (the control, with the Send_B and brick of 1024x256x256). On 2x2x1 as 2 nodes of 2, nodes picks one
+# block for the run's largest row, the first of the two equal boxes, 512x256x256 (docs/method.md): 1x2x1, cutting
+# x, half linear's bytes there and twice at 256x512x256, where a run of that extent alone picks 2x1x1 (linear's).
 PLACEMENT_CASES = ((8, 2, "4,2,1", ("512x128x128", "1024x256x256", "512x512x256")),
                    (4, 2, "2,2,1", ("512x256x256", "256x512x256")))
 

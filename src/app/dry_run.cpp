@@ -201,8 +201,8 @@ int dry_run_alone(const Options& opt, const EnvLookup& env) {
   const int nodes = nodes_of(job.node_of_rank);
   job.where = fmt::format("{} rank{}, {} per node in blocks (as srun places them): {} node{}", ranks,
                           ranks == 1 ? "" : "s", per_node, nodes, nodes == 1 ? "" : "s");
-  job.maps =
-      rank_maps(opt.placements, grid.dims(), job.node_of_rank, [&] { return cart_without_mpi(grid.dims()); });
+  job.maps = rank_maps(opt.placements, grid.dims(), placement_shape(opt, layout->rows), job.node_of_rank,
+                       [&] { return cart_without_mpi(grid.dims()); });
   return print_dry(opt, *layout, job, env);
 }
 
@@ -218,7 +218,7 @@ int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout, cons
   const int nodes = nodes_of(job.node_of_rank);
   job.where = fmt::format("this job's {} rank{} on {} node{} (MPI_Comm_split_type)", comm.size(),
                           comm.size() == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
-  job.maps = rank_maps(opt.placements, grid.dims(), job.node_of_rank,
+  job.maps = rank_maps(opt.placements, grid.dims(), placement_shape(opt, layout.rows), job.node_of_rank,
                        [&] { return cart_placement(comm, grid.dims(), opt.periodic); });
   return comm.rank() == 0 ? print_dry(opt, layout, job, env) : 0;
 }
