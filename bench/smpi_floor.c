@@ -49,7 +49,9 @@ int main(int argc, char** argv) {
   t = (MPI_Wtime() - t) / iters;
   double slowest = 0;
   MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, cart);
-  if (rank == 0) printf("%d ranks %dx%dx%d L %d: %.1f us an exchange (simulated)\n", size, dims[0], dims[1], dims[2], L, slowest * 1e6);
+  if (rank == 0)
+    printf("%d ranks %dx%dx%d L %d: %.1f us an exchange (simulated)\n", size, dims[0], dims[1], dims[2], L,
+           slowest * 1e6);
   free(send);
   free(recv);
   MPI_Comm_free(&cart);
