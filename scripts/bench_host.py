@@ -533,10 +533,10 @@ BESTPLAIN_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256
                    ("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512), None, "datatype"))
 
 
-def onepass_plain(build, n, grid, stencil, ranks, pack="kernel"):
+def onepass_plain(build, n, grid, stencil, ranks, pack="kernel", iters=50):
     """bench/onepass_exchange.cpp, huge pages: Time_us, Pack_us, Unpack_us and Send_B of its median block."""
     exe = os.path.join(build, "halobw-onepass-exchange")
-    cmd = mpiexec(ranks, launcher_of(exe)) + [exe, str(n), grid, stencil, "1", "50", "5", "3", "1", pack]
+    cmd = mpiexec(ranks, launcher_of(exe)) + [exe, str(n), grid, stencil, "1", str(iters), "5", "3", "1", pack]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.split()
     return {(n, 0): {"Time_us": out[0], "Pack_us": out[1], "Unpack_us": out[2], "Send_B": out[3]}}
 
@@ -545,7 +545,7 @@ def section_bestplain(args, emit):
     emit("### The kernel path against the best plain program\n")
     emit("`halo-bandwidth --pack kernel` (huge pages, the default pipelined schedule) against "
          "bench/onepass_exchange.cpp: one pass over the rows packs every piece, one message each way per distinct "
-         "neighbour, one pass unpacks, on the same clock (the median of 3 blocks of 50 exchanges, the slowest rank), "
+         f"neighbour, one pass unpacks, on the same clock (the median of 3 blocks of {args.iters} exchanges, the slowest rank), "
          "huge pages. Interleaved; ratio = median over pairs of halo-bandwidth / plain (below 1: halo-bandwidth is "
          "faster), quartiles of the per-pair ratios in brackets. Time_us from runs without --breakdown; Pack_us + "
          "Unpack_us from runs with it, against the plain program's pack and unpack passes timed inside its "
@@ -560,18 +560,20 @@ def section_bestplain(args, emit):
     emit("|---|---|---|---|---|---|---|---|---|---|---|")
     cmds, messages = [], []
     for name, ranks, flags, stencil, sizes, target, pack in BESTPLAIN_CASES:
+        if args.cases and f"{stencil}-{pack}" not in args.cases.split(","):
+            continue
         grid = flags[flags.index("--grid") + 1]
-        f = flags + ["--pack", pack, "--sizes", ",".join(map(str, sizes)), "--iters", "50", "--warmup", "5",
+        f = flags + ["--pack", pack, "--sizes", ",".join(map(str, sizes)), "--iters", str(args.iters), "--warmup", "5",
                      "--repeats", "3"]
         configs = {"halo": (exe, ranks, f)}
         if pack == "kernel":
             configs["halo-bd"] = (exe, ranks, f + ["--breakdown"])
         for n in sizes:
             configs[f"plain{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks, pack=pack: onepass_plain(
-                args.build, n, grid, stencil, ranks, pack)
+                args.build, n, grid, stencil, ranks, pack, args.iters)
             if pack == "kernel":  # the same program with a message per piece, as halo-bandwidth sends them
                 configs[f"pieces{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks: onepass_plain(
-                    args.build, n, grid, stencil, ranks, "kernel-pieces")
+                    args.build, n, grid, stencil, ranks, "kernel-pieces", args.iters)
         cmds += [shown(*c) for c in configs.values() if not callable(c)]
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         for n in sizes:
@@ -607,10 +609,10 @@ def section_bestplain(args, emit):
     for line in messages:
         emit(line)
     emit()
-    if args.baseline:
+    if args.baseline and not args.cases:
         bestplain_ab(args, emit, cmds)
     emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n RANKS build/halobw-onepass-exchange N "
-         "GRID x|faces|box 1 50 5 3 1 kernel|kernel-pieces|datatype`")
+         f"GRID x|faces|box 1 {args.iters} 5 3 1 kernel|kernel-pieces|datatype`")
     emit()
 
 
@@ -792,8 +794,9 @@ def section_network(args, emit):
 # Placements on simulated nodes: (ranks, nodes, grid, extents). On 4x2x1 as 2 nodes of 4, linear gives each node a
 # 4x1x1 row of ranks (both y faces of every rank leave it), nodes a 2x2x1 block (one x face leaves it): 4x the
 # off-node bytes at 512x128x128 and 1024x256x256; at 512x512x256 the x faces are twice the y faces and both send
-# the same (the control, with the Send_B and brick of 1024x256x256). On 2x2x1 as 2 nodes of 2, nodes cuts x in
-# either case, since it picks its block by ranks, not bytes: half linear's bytes at 512x256x256, twice at 256x512x256.
+# the same (the control, with the Send_B and brick of 1024x256x256). On 2x2x1 as 2 nodes of 2, nodes picks one
+# block for the run's largest row, the first of the two equal boxes, 512x256x256 (docs/method.md): 1x2x1, cutting
+# x, half linear's bytes there and twice at 256x512x256, where a run of that extent alone picks 2x1x1 (linear's).
 PLACEMENT_CASES = ((8, 2, "4,2,1", ("512x128x128", "1024x256x256", "512x512x256")),
                    (4, 2, "2,2,1", ("512x256x256", "256x512x256")))
 
@@ -968,6 +971,9 @@ def main():
     ap.add_argument("--sections", default=",".join(SECTIONS))
     ap.add_argument("--pairs", type=int, default=5, help="interleaved repetitions of each comparison")
     ap.add_argument("--mpi", action="append", help="NAME=BUILD_DIR of an MPI build (openmpi, mpich), repeatable")
+    ap.add_argument("--iters", type=int, default=50, help="bestplain: exchanges a block (the same for both programs)")
+    ap.add_argument("--cases", help="bestplain: only these cases, STENCIL-PACK, comma-separated "
+                    "(x-kernel, faces-kernel, box-kernel, x-datatype; default all)")
     ap.add_argument("--markdown", help="also write the figures as Markdown here")
     ap.add_argument("--smpi-build", default="build-smpi", help="the smpi preset's build (section simulated)")
     args = ap.parse_args()

@@ -35,12 +35,19 @@ face to a rank on another node is off-node; OffNode_B is the most bytes any
 rank sends off its node (faces, edges and corners, all fields), there exactly
 when the header says more than one node. The placement maps ranks to cells:
 linear (no note) rank r holds cell r, x fastest; '# placement nodes: K nodes
-as a AxBxC grid, each holding a axbxc block of ranks' is checked against the
-block computed here (of the ranks per node, the block a|gx, b|gy, c|gz of
-least surface ab + bc + ac, ties to the longest along z, then y), node n (by
-first rank) holding the n-th block of the node grid x fastest and its ranks,
-in rank order, the block's cells x fastest; '# placement nodes fell back to
-linear: WHY' must have a reason (unequal nodes, or no block); '# placement
+as a AxBxC grid, each holding a axbxc block of ranks (of the blocks that tile
+the grid, the fewest bytes off a node at GLOBAL halo H: NodeOut_B ...,
+OffNode_B ...; rank order ..., ...)' is checked against the block computed
+here for that row, which must be the table's largest (the most cells, the
+first of equals, at the widest halo): of the blocks a|gx, b|gy, c|gz of the
+ranks per node, the least NodeOut_B (the most one node sends off it), then
+OffNode_B, then the least surface ab + bc + ac, then the longest along z,
+then y, every rank's bytes counted for each block; its figures and rank
+order's against the note's; node n (by first rank) holding the n-th block of
+the node grid x fastest and its ranks, in rank order, the block's cells x
+fastest; '# placement nodes fell back to linear: WHY' must have the reason
+computed here (unequal nodes, no block, or rank order sending fewer bytes off
+a node than the best block at the row it names); '# placement
 cart: MPI_Cart_create (reorder 1) kept every rank where it was' is MPI's
 row-major order (z fastest). Where cart 'moved N of R ranks', which rank holds
 which cell is not known here: the off-node columns and each rank's bytes in
@@ -123,7 +130,10 @@ RANK_NODE_NOTE = re.compile(r"# rank_node ((?:\d+:\d+ ?)+) \(MPI_COMM_TYPE_SHARE
 WALLS_NOTE = re.compile(r"# periodic (\S+); walls along (\S+): the pieces at a wall are neither sent nor filled, "
                         r"their ghost cells keep their values \(BoundaryFaces counts them\)$")
 NODES_NOTE = re.compile(r"# placement nodes: (\d+) nodes? as a (\d+)x(\d+)x(\d+) grid, each holding a "
-                        r"(\d+)x(\d+)x(\d+) block of ranks$")
+                        r"(\d+)x(\d+)x(\d+) block of ranks \(of the blocks that tile the grid, the fewest bytes off "
+                        r"a node at (\d+x\d+x\d+) halo (\d+): NodeOut_B \d+, OffNode_B \d+; rank order \d+, \d+\)$")
+# The row a fallback for bytes names: 'at GXxGYxGZ halo H the best block ...'.
+FELL_BACK_ROW = re.compile(r"at (\d+x\d+x\d+) halo (\d+) the best block ")
 FELL_BACK = re.compile(r"# placement nodes fell back to linear: (.+)$")
 CART_KEPT = "# placement cart: MPI_Cart_create (reorder 1) kept every rank where it was"
 CART_MOVED = re.compile(r"# placement cart: MPI_Cart_create \(reorder 1\) moved (\d+) of (\d+) ranks$")
@@ -204,21 +214,45 @@ def cell_of(c, grid):
     return c[0] + grid[0] * (c[1] + grid[1] * c[2])
 
 
-def node_block(per_node, grid):
-    """The block a x b x c of per_node ranks that tiles the grid (a | gx, b | gy, c | gz) with the least
-    surface ab + bc + ac, ties to the longest along z, then along y; None when none tiles it."""
-    best = None
+def off_node(figures, node_of):
+    """(NodeOut_B, OffNode_B) of every rank's figures: the most the ranks of one node send off it together,
+    the most one rank sends."""
+    per_node = {}
+    for r, f in enumerate(figures):
+        per_node[node_of[r]] = per_node.get(node_of[r], 0) + f.offnode_bytes
+    return max(per_node.values()), max(f.offnode_bytes for f in figures)
+
+
+def block_nodes(grid, block):
+    """Each cell's node where every node holds a block of the grid (cell c on rank c)."""
+    ngrid = tuple(g // b for g, b in zip(grid, block))
+    return [cell_of([c[a] // block[a] for a in range(3)], ngrid)
+            for c in (cell_coords(cell, grid) for cell in range(grid[0] * grid[1] * grid[2]))]
+
+
+def tiling_blocks(per_node, grid):
+    """Every block a x b x c of per_node ranks that tiles the grid: a | gx, b | gy, c | gz."""
     for a in range(1, per_node + 1):
         for b in range(1, per_node // a + 1):
-            if per_node % (a * b):
-                continue
             c = per_node // (a * b)
-            if grid[0] % a or grid[1] % b or grid[2] % c:
-                continue
-            key = (a * b + b * c + a * c, -c, -b)
-            if best is None or key < best[0]:
-                best = (key, (a, b, c))
-    return best[1] if best else None
+            if a * b * c == per_node and not (grid[0] % a or grid[1] % b or grid[2] % c):
+                yield a, b, c
+
+
+def node_block(per_node, grid, row):
+    """(block, (NodeOut_B, OffNode_B)) of the block a x b x c of per_node ranks that tiles the grid (a | gx,
+    b | gy, c | gz) whose nodes send the fewest bytes off them in the row `row` (global box, halo, directions,
+    fields, walls), every rank counted: the least NodeOut_B, then OffNode_B, then the least surface ab + bc + ac,
+    then the longest along z, then along y; None when none tiles it."""
+    glob, halo, dirs, fields, periodic = row
+    best = None
+    for a, b, c in tiling_blocks(per_node, grid):
+        node_of = block_nodes(grid, (a, b, c))
+        sends = off_node(rank_figures(glob, grid, halo, dirs, fields, node_of, periodic), node_of)
+        key = sends + (a * b + b * c + a * c, -c, -b)
+        if best is None or key < best[0]:
+            best = (key, (a, b, c), sends)
+    return (best[1], best[2]) if best else None
 
 
 def nodes_of(node_of_rank):
@@ -229,16 +263,27 @@ def nodes_of(node_of_rank):
     return out
 
 
-def nodes_placement(grid, node_of_rank):
-    """(cell of each rank, node grid, block) of placement nodes, or (None, why, None) where it falls back."""
+def nodes_placement(grid, node_of_rank, row):
+    """(cell of each rank, node grid, block, what the note says of the row) of placement nodes for the row
+    `row` (None: not known), or (None, why, None, None) where it falls back: unequal nodes, no block, or rank order sending fewer bytes off a
+    node (then NodeOut_B, then OffNode_B) than the best block."""
     ranks_of = nodes_of(node_of_rank)
     counts = [len(r) for r in ranks_of.values()]
     if len(set(counts)) > 1:
         return None, f"the nodes hold different numbers of ranks ({counts[0]} and " \
-                     f"{next(c for c in counts if c != counts[0])})", None
-    block = node_block(counts[0], grid)
-    if block is None:
-        return None, f"no sub-block of {counts[0]} ranks tiles the grid {box_text(grid)}", None
+                     f"{next(c for c in counts if c != counts[0])})", None, None
+    if not any(tiling_blocks(counts[0], grid)):
+        return None, f"no sub-block of {counts[0]} ranks tiles the grid {box_text(grid)}", None, None
+    if row is None:
+        return None, None, None, None  # a block tiles the grid: which sends least depends on the row
+    chosen = node_block(counts[0], grid, row)
+    block, sends = chosen
+    glob, halo, dirs, fields, periodic = row
+    linear = off_node(rank_figures(glob, grid, halo, dirs, fields, node_of_rank, periodic), node_of_rank)
+    figures = f"NodeOut_B {sends[0]}, OffNode_B {sends[1]}; rank order {linear[0]}, {linear[1]}"
+    if linear < sends:
+        return None, f"at {box_text(glob)} halo {halo} the best block of {counts[0]} ranks, {box_text(block)}, " \
+                     f"sends more off a node than rank order ({figures})", None, None
     ngrid = tuple(g // b for g, b in zip(grid, block))
     cells = [0] * len(node_of_rank)
     for n, ranks in enumerate(ranks_of.values()):
@@ -246,7 +291,7 @@ def nodes_placement(grid, node_of_rank):
         for i, r in enumerate(ranks):
             inner = cell_coords(i, block)
             cells[r] = cell_of([at[a] * block[a] + inner[a] for a in range(3)], grid)
-    return cells, ngrid, block
+    return cells, ngrid, block, f"at {box_text(glob)} halo {halo}: {figures}"
 
 
 def cart_cells(grid):
@@ -422,15 +467,17 @@ def node_of_ranks(h, errors):
     return [number.setdefault(name, len(number)) for name in hosts]
 
 
-def placements_of(h, node_of, errors):
-    """{placement name: cell of each rank, or None where not known} of the header's notes, each checked
-    against the block computed here."""
-    grid, out = h["grid"], {}
+def placements_of(h, node_of, row_of, errors):
+    """({placement name: cell of each rank, or None where not known}, the (global box, halo) placement nodes
+    names) of the header's notes, each checked against the block computed here for that row (row_of(box, halo):
+    the row's figures' arguments)."""
+    grid, out, named = h["grid"], {}, None
     for line in h["placements"]:
         m = NODES_NOTE.match(line)
         if m:
             k, ngrid, block = int(m.group(1)), tuple(int(v) for v in m.group(2, 3, 4)), \
                 tuple(int(v) for v in m.group(5, 6, 7))
+            named = (box(m.group(8)), int(m.group(9)))
             if k != h["nodes"] or ngrid[0] * ngrid[1] * ngrid[2] != k or \
                     any(n * b != g for n, b, g in zip(ngrid, block, grid)):
                 errors.append(f"'{line[2:]}': {k} nodes of {box_text(block)} do not tile grid {box_text(grid)} on "
@@ -440,21 +487,26 @@ def placements_of(h, node_of, errors):
             if node_of is None:
                 out["nodes"] = None
                 continue
-            cells, want_grid, want_block = nodes_placement(grid, node_of)
+            cells, want_grid, want_block, said = nodes_placement(grid, node_of, row_of(*named))
             if cells is None:
                 errors.append(f"'{line[2:]}', but placement nodes falls back here: {want_grid}")
             elif (want_grid, want_block) != (ngrid, block):
-                errors.append(f"'{line[2:]}': the block of least surface is {box_text(want_block)} "
-                              f"({box_text(want_grid)} nodes)")
+                errors.append(f"'{line[2:]}': the block that sends the fewest bytes off a node is "
+                              f"{box_text(want_block)} ({box_text(want_grid)} nodes)")
+            elif not line.endswith(f"the fewest bytes off a node {said})"):
+                errors.append(f"'{line[2:]}': the row's bytes here are '{said}'")
             out["nodes"] = cells
             continue
         m = FELL_BACK.match(line)
         if m:
+            at = FELL_BACK_ROW.match(m.group(1))
+            if at:
+                named = (box(at.group(1)), int(at.group(2)))
             if node_of is not None:
-                cells, why, _ = nodes_placement(grid, node_of)
-                if cells is not None:
+                cells, why, _, _ = nodes_placement(grid, node_of, row_of(*named) if at else None)
+                if cells is not None or why is None:
                     errors.append(f"'{line[2:]}', but each node holds {len(node_of) // len(set(node_of))} ranks and "
-                                  "a block of them tiles the grid")
+                                  "a block of them tiles the grid, sending no more off a node than rank order")
                 elif m.group(1) != why:
                     errors.append(f"placement nodes fell back because '{m.group(1)}'; the nodes say: {why}")
             out.setdefault("linear", list(range(h["ranks"])))
@@ -466,7 +518,7 @@ def placements_of(h, node_of, errors):
             out["cart"] = None
             continue
         out["cart"] = cart_cells(grid)  # kept, or planned without a launch: row-major
-    return out
+    return out, named
 
 
 def within(value, lo, hi, decimals):
@@ -780,7 +832,9 @@ class Layout:
             errors.append(f"nodes {h['nodes']} but the header names {len(set(hosts))} hosts")
         self.hosts = hosts
         self.node_of = node_of_ranks(h, errors)
-        self.maps = placements_of(h, self.node_of, errors)
+        # The (global box, halo) that placement nodes names: the row it chose its block for.
+        self.maps, self.placement_row = placements_of(
+            h, self.node_of, lambda glob, halo: (glob, halo, self.dirs, self.fields, self.periodic), errors)
         real = [l for l in h["placements"] if l != CART_PLANNED]
         if h["dry"] is None and (len(h["placements"]) > 1 or real != h["placements"]):
             errors.append(f"a measured run names one placement, as it ran: {h['placements']}")
@@ -981,6 +1035,7 @@ def check_table(text):
     if with_min and rows and not uneven and failed is None:
         errors.append("Send_min_B column although every rank sends as much as every other")
     check_sizes(h, lead, boxes, failed, local, errors)
+    check_placement_row(lay.placement_row, h["halos"], boxes, failed, errors)
     for kind, size, halo, count, line in checks:
         label = f"{kind}={size}" + (f" H={halo}" if sweep else "")
         if label not in labels:
@@ -1024,6 +1079,20 @@ def check_sizes(h, lead, boxes, failed, local, errors):
     if want != h["grid"] and failed is None:
         errors.append(f"automatic grid for {h['ranks']} ranks and the box {box_text(largest)} is {want}, "
                       f"printed {h['grid']}")
+
+
+def check_placement_row(named, halos, boxes, failed, errors):
+    """placement nodes chooses its block for the largest row: the largest global box (the first of equals) at
+    the widest halo. Where the run failed, its largest row may not be printed: not checked."""
+    if named is None or not boxes or failed is not None:
+        return
+    largest = boxes[0][0]
+    for glob, _ in boxes:
+        if glob[0] * glob[1] * glob[2] > largest[0] * largest[1] * largest[2]:
+            largest = glob
+    if named != (largest, max(halos)):
+        errors.append(f"placement nodes chose its block at {box_text(named[0])} halo {named[1]}; the largest row is "
+                      f"{box_text(largest)} at halo {max(halos)}")
 
 
 def check_dry_row(row, figs, known, lay, glob, halo, where, expect, errors):
@@ -1210,24 +1279,47 @@ NODES_LINEAR = """# ranks 12 nodes 3 grid 3x2x2 directions all halo 1 iters 5 wa
 # check Global=12x8x8 passed 1152 ghost cells
 12x8x8 768 10.0 0.0768 0.154 6 0 5 640
 """
-NODES = NODES_LINEAR.replace("# Global", "# placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of "
-                             "ranks\n# Global").replace("6 0 5 640", "6 0 2 256")
-CART_TABLE = NODES.replace("placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks",
-                     "placement cart: MPI_Cart_create (reorder 1) kept every rank where it was")
+NODES_NOTE12 = ("placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks (of the blocks that "
+                "tile the grid, the fewest bytes off a node at 12x8x8 halo 1: NodeOut_B 1024, OffNode_B 256; rank "
+                "order 2560, 640)")
+NODES = NODES_LINEAR.replace("# Global", "# " + NODES_NOTE12 + "\n# Global").replace("6 0 5 640", "6 0 2 256")
+CART_TABLE = NODES.replace(NODES_NOTE12, "placement cart: MPI_Cart_create (reorder 1) kept every rank where it was")
+# The same ranks and nodes at 3x2000x2000 (bricks 1x1000x1000, an x face 8 MB, a y or z face 8 kB): the one
+# block that tiles, 1x2x2, sends both x faces of each rank off its node, 64 MB a node; rank order's ragged runs
+# keep most x faces on their node (node 1: one x face a rank, 32 MB and the small faces): nodes falls back.
+FELL_BACK_BYTES = NODES_LINEAR.replace(
+    "# Global", "# placement nodes fell back to linear: at 3x2000x2000 halo 1 the best block of 4 ranks, 1x2x2, "
+    "sends more off a node than rank order (NodeOut_B 64000000, OffNode_B 16000000; rank order 32128000, "
+    "16016000)\n# Global").replace("# check Global=12x8x8 passed 1152 ghost cells\n12x8x8 768 10.0 0.0768 0.154 6 0 5 640",
+                                    "3x2000x2000 16032000 1000.0 16.032 32.064 6 0 5 16016000")
 # Where MPI moved ranks, which rank holds which cell is MPI's: the off-node figures are not checked.
 CART_MOVED_TABLE = NODES_LINEAR.replace("# Global", "# placement cart: MPI_Cart_create (reorder 1) moved 4 of 12 "
                                   "ranks\n# Global").replace("6 0 5 640", "6 0 3 384")
 
-# 8 ranks as 2 nodes of 4 on 2x2x2, N = 16: blocks 1x2x2, 2x1x2 and 2x2x1 have the same surface (8); the
-# tie goes to the longest along z, then y: 1x2x2, node grid 2x1x1. Either placement sends two 512 B faces off.
+# 8 ranks as 2 nodes of 4 on 2x2x2, N = 16: blocks 1x2x2, 2x1x2 and 2x2x1 send the same bytes off a node
+# and have the same surface (8); the tie goes to the longest along z, then y: 1x2x2, node grid 2x1x1. Either
+# placement sends two 512 B faces off.
 HOSTS8 = "# rank_host " + " ".join(f"{r}:n{r // 4}" for r in range(8))
 NODES8 = """# ranks 8 nodes 2 grid 2x2x2 directions all halo 1 iters 5 warmup 1
 """ + HOSTS8 + """
 # grid_source auto transport datatype schedule -
-# placement nodes: 2 nodes as a 2x1x1 grid, each holding a 1x2x2 block of ranks
+# placement nodes: 2 nodes as a 2x1x1 grid, each holding a 1x2x2 block of ranks (of the blocks that tile the \
+grid, the fewest bytes off a node at 16x16x16 halo 1: NodeOut_B 4096, OffNode_B 1024; rank order 4096, 1024)
 # N Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces OffNode_B
 16 3072 10.0 0.307 0.614 6 0 2 1024
-"""
+""".replace("\\\n", "")
+
+# 4 ranks as 2 nodes of 2 on 2x2x1, 16x32x16: bricks 8x16x16, an x face 2048 B, a y face 1024 B (z wraps to the
+# rank itself). Blocks 2x1x1 and 1x2x1 have the same surface in ranks (5); 2x1x1 sends the y faces off each node,
+# 4096 B, 1x2x1 the x faces, twice that: nodes takes 2x1x1, as rank order holds the nodes already.
+SLAB = """# ranks 4 nodes 2 grid 2x2x1 directions all halo 1 iters 5 warmup 1
+# rank_host 0:n0 1:n0 2:n1 3:n1
+# grid_source --grid transport datatype schedule -
+# placement nodes: 2 nodes as a 1x2x1 grid, each holding a 2x1x1 block of ranks (of the blocks that tile the \
+grid, the fewest bytes off a node at 16x32x16 halo 1: NodeOut_B 4096, OffNode_B 2048; rank order 4096, 2048)
+# Global Send_B Time_us Uni_GBps Duplex_GBps RemoteFaces SelfFaces OffNodeFaces OffNode_B
+16x32x16 6144 10.0 0.614 1.229 4 2 2 2048
+""".replace("\\\n", "")
 
 # MPICH with MPIR_CVAR_NOLOCAL: one host, but every rank a node of its own for MPI; the rank_node note gives the
 # nodes (without it the hosts give one node, and both z faces would not be off-node).
@@ -1251,7 +1343,8 @@ DRY_TABLE = """# halo-bandwidth 0.1.0
 # grid_source --grid transport datatype schedule -
 # dry run: the plan of 12 ranks, 4 per node in blocks (as srun places them): 3 nodes: nothing launched, \
 allocated or timed
-# placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks
+# placement nodes: 3 nodes as a 3x1x1 grid, each holding a 1x2x2 block of ranks (of the blocks that tile the \
+grid, the fewest bytes off a node at 24x24x24 halo 1: NodeOut_B 9216, OffNode_B 2304; rank order 13824, 3456)
 """ + WALLS_NOTE_Z + """
 # Rank_B: the most one rank allocates (fields, packed buffers, staging and limit buffers); Node_B: ...
 # Global Placement Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B \
@@ -1283,7 +1376,7 @@ def self_test():
     rows, errors = check(BOX)
     assert rows == 2 and not errors, errors
     good = ((OVERLAP, 2), (NOTHING, 1), (FAILED, 3), (PER_RANK, 1), (PER_NODE, 1), (EXTENTS, 2), (WALLS, 1),
-            (LOCAL_EXTENTS, 2), (NODES_LINEAR, 1), (NODES, 1), (CART_TABLE, 1), (CART_MOVED_TABLE, 1), (NODES8, 1),
+            (LOCAL_EXTENTS, 2), (NODES_LINEAR, 1), (NODES, 1), (CART_TABLE, 1), (CART_MOVED_TABLE, 1), (NODES8, 1), (FELL_BACK_BYTES, 1), (SLAB, 1),
             (DRY_TABLE, 4),
             (DRY_JOB_TABLE, 1), (NOLOCAL, 3))
     for table, n in good:
@@ -1390,8 +1483,17 @@ def self_test():
         "a block of them tiles the grid": NODES_LINEAR.replace(
             "# Global", "# placement nodes fell back to linear: the nodes hold different numbers of ranks (4 and 2)"
             "\n# Global"),
-        "the block of least surface is 1x2x2": NODES8.replace("2x1x1 grid, each holding a 1x2x2",
+        "the block that sends the fewest bytes off a node is 1x2x2": NODES8.replace("2x1x1 grid, each holding a 1x2x2",
                                                               "1x1x2 grid, each holding a 2x2x1"),
+        "the row's bytes here are 'at 12x8x8 halo 1: NodeOut_B 1024": NODES.replace("NodeOut_B 1024", "NodeOut_B 1000"),
+        "the largest row is 12x8x8 at halo 1": NODES.replace("at 12x8x8 halo 1", "at 6x8x8 halo 1"),
+        "sending no more off a node than rank order": NODES_LINEAR.replace(
+            "# Global", "# placement nodes fell back to linear: at 12x8x8 halo 1 the best block of 4 ranks, 1x2x2, "
+            "sends more off a node than rank order (NodeOut_B 1024, OffNode_B 256; rank order 2560, 640)\n# Global"),
+        "the nodes say: at 3x2000x2000 halo 1 the best block": FELL_BACK_BYTES.replace("32128000", "32128001"),
+        "the block that sends the fewest bytes off a node is 2x1x1": SLAB.replace(
+            "1x2x1 grid, each holding a 2x1x1", "2x1x1 grid, each holding a 1x2x1").replace(
+            "NodeOut_B 4096, OffNode_B 2048;", "NodeOut_B 8192, OffNode_B 4096;").replace("2 2 2048", "2 2 4096"),
         "do not tile grid": NODES8.replace("2x1x1 grid, each holding a 1x2x2", "2x1x1 grid, each holding a 2x2x1"),
         "OffNode_B 640, the grid gives 256": CART_TABLE.replace("6 0 2 256", "6 0 2 640"),
         "a measured run names one placement": NODES.replace("# Global", CART_TABLE.splitlines()[3] + "\n# Global"),

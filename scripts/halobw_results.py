@@ -3,7 +3,7 @@
 Shared by scripts/compare and scripts/plot; standard library only. The formats
 are described in docs/output.md. Both readers give the same thing:
 
-    ResultFile  .path, .kind ("csv" or "json"), .version (1, 2 or 3), .runs, .rows,
+    ResultFile  .path, .kind ("csv" or "json"), .version (1 to 4), .runs, .rows,
                 .status      how the run ended (see Run.status): for a CSV file of several
                              runs, the first run that did not complete, else the first run's
     Run         .settings    dict of the run settings (SETTINGS), grid as "GXxGYxGZ",
@@ -14,7 +14,12 @@ are described in docs/output.md. Both readers give the same thing:
                 .status      version 3: {"state": "complete" | "failed" | "incomplete",
                              "exit_code": int or None, "reason": str or None, "rows": int,
                              "warnings": [str]}; None for versions 1 and 2 (not recorded)
-                .version     1, 2 or 3
+                .version     1 to 4
+                .simulator   what ran the ranks: {"engine": "none" | "SimGrid SMPI",
+                             "version", "platform", "platform_sha256": str or None};
+                             engine "none" for a measured run (simulated(run) says which).
+                             Before version 4 not recorded: inferred from the MPI library
+                             ("SMPI Version 3.32. ..." is SimGrid SMPI 3.32), platform None
                 .line        where the run starts (CSV: its first row; JSON: the "run" object)
     Row         row["N"], row["L"], row.get("Min_us"), ... for every field in SETTINGS,
                 MEASURES and OPTIONAL; .size_name and .size (below), .extents, .side;
@@ -41,7 +46,10 @@ empty CSV field in a row with the overlap columns) is NA too, as is version
 schema and csv_format_problems() allow it only in NA_FIELDS (version 3 CSV:
 n/a only in Eff and Peer_GBps, an empty Hidden instead).
 
-Every schema version reads (SCHEMA_VERSIONS). Version 3 added the status (the
+Every schema version reads (SCHEMA_VERSIONS). Version 4 added what ran the ranks
+(SIMULATOR: the CSV's columns simulator, simulator_version, platform and
+platform_sha256 after environment; JSON "run.simulator"), so that a simulated run
+never passes for a measured one. Version 3 added the status (the
 CSV's last four columns, JSON "status"), the settings oversubscribed and
 ranks_per_core, each host's cores, and the column Noise_us, and changed
 Hidden's formula; a version-2 file reads with oversubscribed, ranks_per_core
@@ -66,8 +74,8 @@ import math
 import re
 
 SCHEMA_NAME = "halo-bandwidth-result"
-SCHEMA_VERSION = 3
-SCHEMA_VERSIONS = (1, 2, 3)  # the versions this module reads
+SCHEMA_VERSION = 4
+SCHEMA_VERSIONS = (1, 2, 3, 4)  # the versions this module reads
 PROGRAM = "halo-bandwidth"
 NA = "n/a"
 
@@ -115,11 +123,19 @@ ROW_LISTS = ("ranks",)
 # The optional measurements: empty / absent when not measured, NA when they could not be.
 OPTIONAL_MEASURES = tuple(c for c in OPTIONAL if c not in SIZES + ROW_IDS)
 # The last columns of a CSV row: what JSON holds in "program" and "run" besides the settings.
-PROVENANCE = ("command_line", "start_utc", "build", "mpi_library", "mpi_thread", "hosts",
-              "environment")
+V3_PROVENANCE = ("command_line", "start_utc", "build", "mpi_library", "mpi_thread", "hosts",
+                 "environment")
+# Of those, what version 4 added: what ran the ranks, a simulator ("SimGrid SMPI") with its version,
+# the platform file it modeled and that file's SHA-256, or "none" and three empty fields: a measured
+# run. JSON: run.simulator {"engine", "version", "platform", "platform_sha256"}.
+SIMULATOR = ("simulator", "simulator_version", "platform", "platform_sha256")
+NOT_SIMULATED = "none"
+SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
+PROVENANCE = V3_PROVENANCE + SIMULATOR
 # The very last columns of a version-3 CSV row: how the run ended, the same on every row of a run.
 STATUS_COLUMNS = ("status", "exit_code", "reason", "warnings")
 CSV_COLUMNS = SETTINGS + COLUMNS + PROVENANCE + STATUS_COLUMNS
+V3_CSV_COLUMNS = SETTINGS + COLUMNS + V3_PROVENANCE + STATUS_COLUMNS
 # How a run ended (the status's "state"): every row measured; ended early with an exit code and
 # a reason, the rows those measured before; or still measuring when the file was written (the
 # file of a job killed from outside, or of a run still going).
@@ -220,7 +236,7 @@ NUMBER_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 # V3_SETTINGS; its Hidden was (Blocking_us - Overlap_us) / Time_us, n/a when Time_us was 0.
 V2_SETTINGS = tuple(s for s in SETTINGS if s not in V3_SETTINGS and s not in V3_DEFAULTS)
 V2_COLUMNS = tuple(c for c in COLUMNS if c not in V3_COLUMNS)
-V2_CSV_COLUMNS = V2_SETTINGS + V2_COLUMNS + PROVENANCE
+V2_CSV_COLUMNS = V2_SETTINGS + V2_COLUMNS + V3_PROVENANCE
 # Version 1 (schema_version 1 JSON; CSV with '#' comment lines and these columns).
 V1_SETTINGS = V2_SETTINGS[:V2_SETTINGS.index("contiguous") + 1]
 V1_MEASURES = ("N", "Send_B", "Send_min_B", "Time_us", "Uni_GBps", "Duplex_GBps", "RemoteFaces",
@@ -260,10 +276,11 @@ class NotAResult(ResultError):
 
 class Run:
     def __init__(self, path, line, settings, meta=None, provenance=None, version=SCHEMA_VERSION,
-                 status=None):
+                 status=None, simulator=None):
         self.path, self.line, self.settings = path, line, settings
         self.meta, self.provenance, self.version = meta or {}, provenance or {}, version
         self.status = status
+        self.simulator = simulator or simulator_of_library(self.provenance.get("mpi_library", ""))
 
     def __repr__(self):
         return f"Run({self.path}:{self.line} {self.settings})"
@@ -353,6 +370,39 @@ class ResultFile:
             if st["state"] != "complete":
                 return st
         return statuses[0] if statuses else None
+
+
+def simulator_of_library(library):
+    """What ran the ranks of a file before version 4, from its MPI library's description: SimGrid's
+    SMPI names itself ("SMPI Version 3.32. ..."); any other library ran a measured run."""
+    m = re.match(r"SMPI Version ([0-9]+\.[0-9]+)", library or "")
+    return {"engine": "SimGrid SMPI" if m else NOT_SIMULATED, "version": m.group(1) if m else None,
+            "platform": None, "platform_sha256": None}
+
+
+def simulated(run):
+    """Whether a simulator ran the run's ranks (its times are the model's, not measured)."""
+    return run.simulator["engine"] != NOT_SIMULATED
+
+
+def simulation_text(run):
+    """"simulated by SimGrid SMPI 3.32 on platform P" (the platform where recorded), or None for a
+    measured run."""
+    if not simulated(run):
+        return None
+    sim = run.simulator
+    text = "simulated by " + " ".join(v for v in (sim["engine"], sim["version"]) if v)
+    return text + (f" on platform {sim['platform']}" if sim["platform"] else "")
+
+
+def _check_simulator(path, line, sim):
+    """A measured run names no version or platform; a simulated one an engine; a SHA-256 is 64 hex."""
+    if not sim["engine"]:
+        raise ResultError(path, line, f"simulator is empty: {NOT_SIMULATED!r} for a measured run")
+    if sim["engine"] == NOT_SIMULATED and any(sim[k] for k in ("version", "platform", "platform_sha256")):
+        raise ResultError(path, line, f"simulator {NOT_SIMULATED} (a measured run) with a version or a platform")
+    if sim["platform_sha256"] and not SHA256_RE.match(sim["platform_sha256"]):
+        raise ResultError(path, line, f"platform_sha256: {sim['platform_sha256']!r} is not 64 hex digits")
 
 
 def status_problem(status):
@@ -654,7 +704,7 @@ def _looks_like_header(fields):
 
 
 def _header_version(path, line, fields):
-    """The version of a CSV header (1, 2 or 3); raises ResultError when it lacks columns."""
+    """The version of a CSV header (1 to 4); raises ResultError when it lacks columns."""
     seen = set()
     for name in fields:
         if name in seen:
@@ -662,9 +712,11 @@ def _header_version(path, line, fields):
         seen.add(name)
     if not seen & set(CSV_COLUMNS):
         raise NotAResult(path, line, "expected the CSV header row (program,version,...) or a JSON document")
-    v3_only = set(CSV_COLUMNS) - set(V2_CSV_COLUMNS)
+    v3_only = set(V3_CSV_COLUMNS) - set(V2_CSV_COLUMNS)
     v2_only = set(V2_CSV_COLUMNS) - set(V1_CSV_COLUMNS)
-    if seen & v3_only:
+    if seen & set(SIMULATOR):
+        version, need = 4, SETTINGS + MEASURES + SIZES + ROW_IDS + SIMULATOR + STATUS_COLUMNS
+    elif seen & v3_only:
         version, need = 3, SETTINGS + MEASURES + SIZES + ROW_IDS + STATUS_COLUMNS
     elif seen & v2_only:
         version, need = 2, V2_SETTINGS + MEASURES + ("N", "L") + ROW_IDS
@@ -692,6 +744,16 @@ def status_line(record):
     """Whether a version-3 CSV line is the one line of a run that failed before its first row: every
     column of a row empty (docs/output.md, Status)."""
     return all(record.get(n, "") == "" for n in COLUMNS)
+
+
+def _csv_simulator(path, line, record):
+    """Version 4: the simulator columns as JSON's run.simulator (None before: inferred by Run)."""
+    if "simulator" not in record:
+        return None
+    sim = {"engine": record["simulator"]}
+    sim.update({k: record[n] or None for k, n in zip(("version", "platform", "platform_sha256"), SIMULATOR[1:])})
+    _check_simulator(path, line, sim)
+    return sim
 
 
 def _read_csv(path, text):
@@ -733,7 +795,7 @@ def _read_csv(path, text):
                 raise ResultError(path, lineno, "a line with no row is only the whole file of a run that failed "
                                   "before its first row (status failed)")
             runs.append(Run(path, lineno, settings, provenance={n: record[n] for n in PROVENANCE if n in record},
-                            version=version, status=status))
+                            version=version, status=status, simulator=_csv_simulator(path, lineno, record)))
             new_run = False
             continue
         measured = {n: _csv_value(path, lineno, n, record[n]) if n in record else None for n in COLUMNS}
@@ -746,7 +808,8 @@ def _read_csv(path, text):
         status = _csv_status(path, lineno, record) if version >= 3 else None
         if (current is None or new_run or current.settings != settings
                 or current.provenance != provenance):
-            current = Run(path, lineno, settings, provenance=provenance, version=version, status=status)
+            current = Run(path, lineno, settings, provenance=provenance, version=version, status=status,
+                          simulator=_csv_simulator(path, lineno, record))
             runs.append(current)
             new_run = False
         elif status is not None and {**status, "rows": 0} != {**current.status, "rows": 0}:
@@ -914,7 +977,24 @@ def _json_provenance(program, run):
     env = run.get("environment")
     if isinstance(env, dict):
         p["environment"] = "; ".join(f"{k}={'(unset)' if v is None else v}" for k, v in env.items())
+    sim = run.get("simulator")
+    if isinstance(sim, dict):
+        for name, key in zip(SIMULATOR, ("engine", "version", "platform", "platform_sha256")):
+            p[name] = sim.get(key) or ""
     return p
+
+
+def _json_simulator(c, run):
+    """Version 4's run.simulator: the engine a string, the rest strings or null."""
+    sim = c.obj(run, "simulator", "run")
+    out = {"engine": c.string(sim, "engine", "run.simulator")}
+    for key in ("version", "platform", "platform_sha256"):
+        out[key] = c.member(sim, key, "run.simulator", ("string", "null"), "a string or null") or None
+    extra = [k for k in sim if k not in out]
+    if extra:
+        c.fail(sim, extra[0], f"run.simulator.{extra[0]}: no such member")
+    c.wrap(run, "simulator", _check_simulator, out)
+    return out
 
 
 def _read_json(path, text):
@@ -989,11 +1069,13 @@ def _read_json(path, text):
             c.fail(env, key, f"run.environment.{key} must be a string or null, not {_json_repr(value)}")
     if "limits" in run:
         c.obj(run, "limits", "run")
+    simulator = _json_simulator(c, run) if version >= 4 else None
 
     meta = {"program": dict(program), "run": dict(run)}
     items = c.member(doc, "rows", "document", ("array",), "an array")
     status = _json_status(c, doc, len(items)) if version >= 3 else None
-    the_run = Run(path, c.line_of(run.start), s, meta, _json_provenance(program, run), version, status)
+    the_run = Run(path, c.line_of(run.start), s, meta, _json_provenance(program, run), version, status,
+                  simulator)
     rows = []
     for i, item in enumerate(items):
         where = f"rows[{i}]"
@@ -1107,8 +1189,9 @@ def csv_field(text):
 
 
 def csv_format_problems(path):
-    """Problems with a CSV file beyond what the reader needs. Versions 2 and 3: no comment or
-    blank lines; the header names exactly CSV_COLUMNS (version 2: V2_CSV_COLUMNS) in order; each
+    """Problems with a CSV file beyond what the reader needs. Versions 2 to 4: no comment or
+    blank lines; the header names exactly CSV_COLUMNS (version 3: V3_CSV_COLUMNS; version 2:
+    V2_CSV_COLUMNS) in order; each
     field quoted exactly when it must be; each number with the documented decimals; n/a only in
     CSV_NA_FIELDS (version 2: NA_FIELDS); an empty Hidden (no share) only in a row with the other
     overlap columns (version 3); each optional group of columns all filled or all empty, filled
@@ -1124,7 +1207,7 @@ def csv_format_problems(path):
     if f.version == 1:
         return _v1_format_problems(path, text)
     problems = []
-    columns = CSV_COLUMNS if f.version >= 3 else V2_CSV_COLUMNS
+    columns = {4: CSV_COLUMNS, 3: V3_CSV_COLUMNS}.get(f.version, V2_CSV_COLUMNS)
     for lineno, raw in enumerate(text.split("\n"), 1):
         if raw.startswith("#"):
             problems.append(f"{path}:{lineno}: a comment line (version {f.version} CSV has none)")

@@ -307,6 +307,10 @@ NODE_CASES = [
     # 12 ranks as 3 nodes of 4 on 3x2x2, 12x8x8: bricks 4^3, faces 128 B; in rank order rank 4 sends 5 of
     # its 6 faces off node 1 (640 B, 4 x 640 for the node); a 1x2x2 block per node sends only the x faces.
     (12, 3, "3,2,2", "12x8x8", {"linear": (640, 2560), "nodes": (256, 1024)}),
+    # 4 ranks as 2 nodes of 2 on 2x2x1, 16x32x16: bricks 8x16x16, an x face 2048 B, a y face 1024 B. Rank order
+    # holds an x pair per node (the y faces leave); nodes picks the same 2x1x1 block, by the bytes that leave the
+    # node, where the least surface in ranks picked 1x2x1 (the x faces leaving, twice the bytes).
+    (4, 2, "2,2,1", "16x32x16", {"linear": (2048, 4096), "nodes": (2048, 4096)}),
 ]
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The process boundary (include/halobw/platform/process.hpp): nothing in src/
 or include/ but Process itself starts or ends MPI or Kokkos, aborts, exits,
-sleeps, reads /proc or /sys, counts the cores or reads the helper threads'
-clock. Comments are left out; a literal path counts where it starts a string.
+sleeps, reads /proc or /sys, counts the cores, reads the helper threads'
+clock, or tells a simulator from an MPI library (SimGrid's signature in
+MPI_Get_library_version, its C API, its headers). Comments are left out; a literal path counts where it starts a string.
 --self-test checks that each pattern finds what it is meant to find."""
 import argparse
 import pathlib
@@ -20,6 +21,7 @@ PATTERNS = {
     "/proc or /sys": r"\"/(proc|sys)/",
     "cores": r"\bhardware_concurrency\b|\bsysconf\s*\(\s*_SC_NPROCESSORS",
     "the watch clock": r"\bsteady_clock\b",
+    "a simulator": r"SMPI Version|\bsg_host_\w+|#\s*include\s*[<\"](simgrid|smpi)/|\bdlsym\s*\(",
 }
 
 
@@ -56,9 +58,13 @@ def self_test():
         "/proc or /sys": 'std::ifstream in("/proc/self/status");',
         "cores": "std::thread::hardware_concurrency()",
         "the watch clock": "std::chrono::steady_clock::now()",
+        "a simulator": 'constexpr std::string_view kSmpi = "SMPI Version ";',
     }
     bad = [n for n, line in must.items() if not re.search(PATTERNS[n], code_only(line))]
-    spared = ["// MPI_Abort(x) in a comment", 'x = "of /proc/self/smaps";', "app.exit_code()", "o->exit(e);"]
+    also = ['dlsym(RTLD_DEFAULT, "sg_host_self");', "#include <simgrid/host.h>", "sg_host_core_count(h)"]
+    bad += [s for s in also if not re.search(PATTERNS["a simulator"], code_only(s))]
+    spared = ["// MPI_Abort(x) in a comment", 'x = "of /proc/self/smaps";', "app.exit_code()", "o->exit(e);",
+              'fmt::format("simulated by {} on platform {}", sim->name(), p)']
     bad += [s for s in spared if any(re.search(p, code_only(s)) for p in PATTERNS.values())]
     print("self-test:", "failed: " + ", ".join(bad) if bad else "passed")
     return 1 if bad else 0

@@ -269,6 +269,11 @@ def formats(r):
                         r.fail(what, f"CSV provenance column {key}: {[c.get(key) for c in crows]}")
                 if doc["run"]["grid_source"] != "auto" or not doc["program"]["mpi_library"]:
                     r.fail(what, f"provenance: {doc['run']}")
+                # A measured run says it was not simulated: simulator none, nothing else.
+                sims = {(c["simulator"], c["simulator_version"], c["platform"], c["platform_sha256"]) for c in crows}
+                if sims != {("none", "", "", "")} or doc["schema_version"] != 4 or doc["run"]["simulator"] != {
+                        "engine": "none", "version": None, "platform": None, "platform_sha256": None}:
+                    r.fail(what, f"simulator: CSV {sims}, JSON {doc['run'].get('simulator')}")
                 print(f"ok   {what}: CSV and JSON parsed back, CSV rows equal the table's")
         # A JSON document on stdout, and no progress text where stderr is not a terminal.
         rc, out, err = r.run(2, ["--axis", "z", "--sizes", "12", "--format", "json"] + FAST)

@@ -18,7 +18,7 @@ std::vector<std::vector<std::pair<std::string, std::string>>> rows_of(const std:
   std::vector<std::string> cols;
   std::vector<std::vector<std::pair<std::string, std::string>>> rows;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("# N ", 0) == 0) {
+    if (line.rfind("# N ", 0) == 0 || line.rfind("# Global ", 0) == 0) {
       std::istringstream c(line.substr(2));
       for (std::string w; c >> w;) cols.push_back(w);
     } else if (!line.empty() && line[0] != '#') {
@@ -94,9 +94,10 @@ TEST(DryRun, EightThousandRanksAgainstTheBoxsFormulas) {
   EXPECT_EQ(field(rows[0], "OffNodeFaces"), "4");
   EXPECT_EQ(field(rows[0], "OffNode_B"), std::to_string(2 * fx + 2 * fz));
   EXPECT_EQ(field(rows[0], "NodeOut_B"), std::to_string(16 * (2 * fx + 2 * fz)));
-  // Nodes: a 2x2x4 block per node (surface 20, the least for 16 ranks that tiles
-  // 16x16x32): a rank at a block's corner sends one face of each axis off the
-  // node; the block sends 2 x 8 x faces, 2 x 8 y faces and 2 x 4 z faces.
+  // Nodes: a 2x2x4 block per node (of the blocks of 16 ranks that tile
+  // 16x16x32, the fewest bytes off a node, and the least surface, 20): a rank
+  // at a block's corner sends one face of each axis off the node; the block
+  // sends 2 x 8 x faces, 2 x 8 y faces and 2 x 4 z faces.
   EXPECT_NE(text.find("each holding a 2x2x4 block of ranks"), std::string::npos) << text;
   EXPECT_EQ(field(rows[1], "Placement"), "nodes");
   EXPECT_EQ(field(rows[1], "OffNodeFaces"), "3");
@@ -105,6 +106,41 @@ TEST(DryRun, EightThousandRanksAgainstTheBoxsFormulas) {
   // Memory: the padded field of the largest rank, 258 x 258 x 130 doubles, at least.
   EXPECT_GE(std::stoull(field(rows[0], "Rank_B")), 8ull * 258 * 258 * 130);
   EXPECT_GE(std::stoull(field(rows[0], "Node_B")), 16 * std::stoull(field(rows[0], "Rank_B")) / 2);
+}
+
+// 4 ranks as 2 nodes of 2 on 2x2x1: at 256x512x256 (bricks 128x256x256) an x
+// face is twice a y face. nodes chooses for the largest row a 2x1x1 block,
+// whose nodes send y faces: as rank order does, not twice it (the block of
+// least surface in ranks, 1x2x1, sent the x faces).
+TEST(DryRun, NodesChoosesByTheBytesThatLeaveTheNodes) {
+  Options o;
+  o.dry_run = true;
+  o.ranks = 4;
+  o.ranks_per_node = 2;
+  o.grid = Dims3{2, 2, 1};
+  o.sizes = {{64, 128, 64}, {256, 512, 256}};
+  o.all_faces = true;
+  o.axes = {true, true, true};
+  o.placements = {RankPlacement::linear, RankPlacement::nodes};
+  ::testing::internal::CaptureStdout();
+  const int code = dry_run_alone(o, process_environment());
+  const std::string text = ::testing::internal::GetCapturedStdout();
+  ASSERT_EQ(code, 0) << text;
+  EXPECT_NE(
+      text.find("# placement nodes: 2 nodes as a 1x2x1 grid, each holding a 2x1x1 block of ranks (of the "
+                "blocks that tile the grid, the fewest bytes off a node at 256x512x256 halo 1: NodeOut_B "
+                "1048576, OffNode_B 524288; rank order 1048576, 524288)"),
+      std::string::npos)
+      << text;
+  const auto rows = rows_of(text);
+  ASSERT_EQ(rows.size(), 4u) << text;
+  for (std::size_t i = 0; i < rows.size(); i += 2) {
+    EXPECT_EQ(field(rows[i], "Placement"), "linear");
+    EXPECT_EQ(field(rows[i + 1], "Placement"), "nodes");
+    EXPECT_LE(std::stoull(field(rows[i + 1], "OffNode_B")), std::stoull(field(rows[i], "OffNode_B")));
+    EXPECT_LE(std::stoull(field(rows[i + 1], "NodeOut_B")), std::stoull(field(rows[i], "NodeOut_B")));
+  }
+  EXPECT_EQ(field(rows[3], "OffNode_B"), std::to_string(2ull * 8 * 128 * 256));  // two y faces a rank
 }
 
 TEST(DryRun, RefusesFilesAndBadLayouts) {

@@ -2,7 +2,10 @@
 
 #include "shapes.hpp"
 
+#include <optional>
 #include <set>
+#include <tuple>
+#include <utility>
 
 #include "halobw/cli/settings.hpp"
 #include "halobw/plan/layout.hpp"
@@ -428,12 +431,138 @@ TEST(Walls, PiecesAtAWallAreNeitherSentNorFilled) {
   EXPECT_EQ(r.most.boundary_faces, 3);
 }
 
-TEST(Placement, TheMostCompactSubBlockPerNode) {
-  EXPECT_EQ(node_block({4, 4, 4}, 8), (Dims3{2, 2, 2}));
-  EXPECT_EQ(node_block({3, 2, 2}, 4), (Dims3{1, 2, 2}));  // 2 does not divide 3
-  EXPECT_EQ(node_block({2, 2, 2}, 4), (Dims3{1, 2, 2}));  // equal surfaces: the longest along z, then y
-  EXPECT_EQ(node_block({1, 1, 8}, 2), (Dims3{1, 1, 2}));
-  EXPECT_FALSE(node_block({3, 3, 1}, 2).has_value());  // 2 ranks tile no 3x3x1
+// What the row sends off the nodes when each holds a `block` of the grid,
+// counted from every rank's plan (cell c on rank c, nodes the blocks).
+OffNodeBytes every_rank(const Dims3& grid, const Shape& shape, const Dims3& block) {
+  const ProcGrid cells(grid);
+  std::vector<int> node;
+  for (int c = 0; c < cells.size(); ++c) {
+    const Dims3 at = cells.coords(c);
+    node.push_back(at[0] / block[0] +
+                   grid[0] / block[0] * (at[1] / block[1] + grid[1] / block[1] * (at[2] / block[2])));
+  }
+  const RowSummary s = summarize(cells, shape, node);
+  return {s.node_out_max, s.offnode_max};
+}
+
+// The choice by every rank's plan: the least NodeOut_B, then OffNode_B, then
+// the least surface in ranks, then the longest along z, then y.
+std::optional<NodeBlock> by_every_rank(const Dims3& grid, const Shape& shape, int per_node) {
+  std::optional<NodeBlock> best;
+  auto key = [](const NodeBlock& n) {
+    const Dims3& b = n.block;
+    return std::make_tuple(n.sends.node_out, n.sends.rank_most, b[0] * b[1] + b[1] * b[2] + b[0] * b[2],
+                           -b[2], -b[1]);
+  };
+  for (int a = 1; a <= per_node; ++a) {
+    for (int b = 1; a * b <= per_node; ++b) {
+      const int c = per_node / (a * b);
+      if (a * b * c != per_node || grid[0] % a != 0 || grid[1] % b != 0 || grid[2] % c != 0) continue;
+      const NodeBlock n{{a, b, c}, every_rank(grid, shape, {a, b, c})};
+      if (!best || key(n) < key(*best)) best = n;
+    }
+  }
+  return best;
+}
+
+// Cubes keep the block of least surface, which also sends the fewest bytes
+// off a node; bricks far from cubes do not.
+TEST(Placement, TheBlockThatSendsTheFewestBytesOffANode) {
+  const Shape cube16 = cube(16, 1, kAll);
+  EXPECT_EQ(node_block({4, 4, 4}, cube16, 8)->block, (Dims3{2, 2, 2}));
+  // Bricks 4x4x4, faces 128 B: a rank at a block's corner sends 3 faces off the node, the node 8 x 3.
+  EXPECT_EQ(node_block({4, 4, 4}, cube16, 8)->sends.rank_most, 3u * 128);
+  EXPECT_EQ(node_block({4, 4, 4}, cube16, 8)->sends.node_out, 8u * 3 * 128);
+  EXPECT_EQ(node_block({3, 2, 2}, cube16, 4)->block, (Dims3{1, 2, 2}));  // 2 does not divide 3
+  EXPECT_EQ(node_block({2, 2, 2}, cube16, 4)->block,
+            (Dims3{1, 2, 2}));  // equal bytes: the longest along z, then y
+  EXPECT_EQ(node_block({1, 1, 8}, cube16, 2)->block, (Dims3{1, 1, 2}));
+  EXPECT_FALSE(node_block({3, 3, 1}, cube16, 2).has_value());  // 2 ranks tile no 3x3x1
+  // 256x512x256 on 2x2x1 (bricks 128x256x256): an x face (256x256) is twice a
+  // y face (128x256). The least surface in ranks (a tie, to the longest along
+  // y) was 1x2x1, whose nodes send x faces; 2x1x1 sends the y faces.
+  Shape slab = cube16;
+  slab.global = {256, 512, 256};
+  const auto chosen = node_block({2, 2, 1}, slab, 2);
+  ASSERT_TRUE(chosen.has_value());
+  EXPECT_EQ(chosen->block, (Dims3{2, 1, 1}));
+  EXPECT_EQ(chosen->sends.rank_most, 2u * 8 * 128 * 256);
+  EXPECT_EQ(every_rank({2, 2, 1}, slab, {1, 2, 1}).rank_most, 2u * 8 * 256 * 256);  // the old choice: twice
+  // Only the exchanged faces count: along z alone, 1x1x2 on 1x1x4 keeps one z face of each rank on the node.
+  Shape z = cube(16, 1, {false, false, true});
+  EXPECT_EQ(node_block({2, 1, 4}, z, 2)->block, (Dims3{1, 1, 2}));
+  z.dirs = star_directions({true, false, false});  // along x alone: 2x1x1 keeps an x face
+  EXPECT_EQ(node_block({2, 1, 4}, z, 2)->block, (Dims3{2, 1, 1}));
+}
+
+// The choice from a few nodes' plans is the choice from every rank's plan:
+// uneven bricks, walls, the box stencil's edges and corners, fields.
+TEST(Placement, TheBlockFromAFewNodesIsTheBlockFromEveryRank) {
+  Shape s = cube(13, 1, kAll, 2);
+  for (const Index3& global : {Index3{13, 10, 7}, Index3{40, 9, 11}, Index3{12, 30, 30}}) {
+    for (const AxisSet& periodic : {AxisSet{true, true, true}, AxisSet{false, true, false}}) {
+      for (const int halo : {1, 2}) {
+        s.global = global;
+        s.periodic = periodic;
+        s.halo = halo;
+        for (const bool box : {false, true}) {
+          s.dirs = box ? box_directions() : star_directions(kAll);
+          for (const auto& [grid, per_node] : {std::pair<Dims3, int>{{4, 2, 2}, 4},
+                                               {{6, 1, 3}, 3},
+                                               {{4, 3, 2}, 6},
+                                               {{6, 4, 4}, 8},
+                                               {{8, 1, 4}, 4}}) {
+            const auto few = node_block(grid, s, per_node);
+            const auto all = by_every_rank(grid, s, per_node);
+            ASSERT_TRUE(few && all);
+            EXPECT_EQ(few->block, all->block) << dims_string(global) << " on " << dims_string(grid);
+            EXPECT_EQ(few->sends.node_out, all->sends.node_out);
+            EXPECT_EQ(few->sends.rank_most, all->sends.rank_most);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The case as a job: 4 ranks as 2 nodes of 2, 256x512x256 on 2x2x1.
+// Rank order puts each node on an x pair already, the block nodes now chooses.
+TEST(Placement, NodesSendsNoMoreOffTheNodesThanRankOrder) {
+  Options o;
+  o.sizes = {{256, 512, 256}};
+  o.all_faces = true;
+  o.axes = kAll;
+  const ProcGrid g({2, 2, 1});
+  const std::vector<int> nodes{0, 0, 1, 1};
+  const RankMap map = nodes_placement(g.dims(), placement_shape(o, row_specs(o, g)), nodes);
+  ASSERT_EQ(map.used, RankPlacement::nodes) << map.note;
+  EXPECT_EQ(map.per_node, (Dims3{2, 1, 1}));
+  const RowPlan linear = plan_rows(o, row_specs(o, g), g, 0, nodes).front();
+  const ProcGrid on_nodes = placed(g, map);
+  const RowPlan compact = plan_rows(o, row_specs(o, on_nodes), on_nodes, 0, nodes).front();
+  EXPECT_LE(compact.all.offnode_max, linear.all.offnode_max);
+  EXPECT_LE(compact.all.node_out_max, linear.all.node_out_max);
+  EXPECT_EQ(compact.all.offnode_max, 2u * 8 * 128 * 256);
+  // The note names the row and both counts; rank order's is every rank's plan.
+  const OffNodeBytes order = rank_order_bytes(g.dims(), placement_shape(o, row_specs(o, g)), nodes);
+  EXPECT_NE(map.note.find("at 256x512x256 halo 1: NodeOut_B " + std::to_string(compact.all.node_out_max) +
+                          ", OffNode_B " + std::to_string(compact.all.offnode_max) + "; rank order " +
+                          std::to_string(order.node_out) + ", " + std::to_string(order.rank_most)),
+            std::string::npos)
+      << map.note;
+}
+
+// The row the block is chosen for: the largest global box, at the widest halo.
+TEST(Placement, TheLargestRowChooses) {
+  Options o;
+  o.sizes = {{64, 64, 64}, {256, 512, 256}, {512, 256, 256}, {32, 32, 32}};
+  o.halos = {1, 3, 2};
+  const ProcGrid g({2, 2, 1});
+  const Shape s = placement_shape(o, row_specs(o, g));
+  EXPECT_EQ(s.global, (Index3{256, 512, 256}));  // the first of the two largest
+  EXPECT_EQ(s.halo, 3);
+  o.local = true;  // per-rank bricks: the global box is the brick times the grid
+  EXPECT_EQ(placement_shape(o, row_specs(o, g)).global, (Index3{512, 1024, 256}));
 }
 
 // 12 ranks as 3 nodes of 4 on 3x2x2, bricks 4x4x4, the six faces (128 B each).
@@ -454,7 +583,7 @@ TEST(Placement, OffNodeBytesOfTwelveRanksOnThreeNodes) {
   EXPECT_EQ(linear.all.offnode_max, 640u);
   EXPECT_EQ(linear.all.node_out_max, 4u * 640);
   EXPECT_EQ(linear.all.send_max, 6u * 128);
-  const RankMap map = nodes_placement(g.dims(), nodes);
+  const RankMap map = nodes_placement(g.dims(), placement_shape(o, row_specs(o, g)), nodes);
   ASSERT_EQ(map.used, RankPlacement::nodes);
   EXPECT_EQ(map.node_grid, (Dims3{3, 1, 1}));
   EXPECT_EQ(map.per_node, (Dims3{1, 2, 2}));
@@ -477,7 +606,8 @@ TEST(Placement, OffNodeBytesOfEightRanksOnTwoNodes) {
   o.axes = kAll;
   const ProcGrid g({2, 2, 2});
   const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1};
-  for (const ProcGrid& grid : {g, placed(g, nodes_placement(g.dims(), nodes))}) {
+  for (const ProcGrid& grid :
+       {g, placed(g, nodes_placement(g.dims(), placement_shape(o, row_specs(o, g)), nodes))}) {
     const RowPlan row = plan_rows(o, row_specs(o, grid), grid, 0, nodes).front();
     EXPECT_EQ(row.all.offnode_max, 2u * 512);
     EXPECT_EQ(row.all.node_out_max, 4u * 2 * 512);
@@ -486,16 +616,42 @@ TEST(Placement, OffNodeBytesOfEightRanksOnTwoNodes) {
 }
 
 TEST(Placement, FallsBackToRankOrderAndSaysWhy) {
-  const RankMap uneven = nodes_placement({2, 2, 2}, {0, 0, 0, 1, 1, 1, 1, 1});
+  const Shape s = cube(16, 1, kAll);
+  const RankMap uneven = nodes_placement({2, 2, 2}, s, {0, 0, 0, 1, 1, 1, 1, 1});
   EXPECT_EQ(uneven.asked, RankPlacement::nodes);
   EXPECT_EQ(uneven.used, RankPlacement::linear);
   EXPECT_TRUE(uneven.cell_of_rank.empty());
   EXPECT_NE(uneven.note.find("different numbers of ranks"), std::string::npos) << uneven.note;
-  const RankMap untiled = nodes_placement({3, 3, 1}, {0, 0, 1, 1, 2, 2, 3, 3, 4});
+  const RankMap untiled = nodes_placement({3, 3, 1}, s, {0, 0, 1, 1, 2, 2, 3, 3, 4});
   EXPECT_EQ(untiled.used, RankPlacement::linear);
-  const RankMap odd = nodes_placement({3, 1, 1}, {0, 0, 0});  // one node: its block is the grid
+  const RankMap odd = nodes_placement({3, 1, 1}, s, {0, 0, 0});  // one node: its block is the grid
   EXPECT_EQ(odd.used, RankPlacement::nodes);
   EXPECT_EQ(odd.per_node, (Dims3{3, 1, 1}));
+}
+
+// 12 ranks as 3 nodes of 4 on 3x2x2, bricks 1x1000x1000: an x face is 1000
+// times a y or z face. The only block of 4 that tiles the grid, 1x2x2, sends
+// both x faces of every rank off its node; rank order's ragged runs (node 0:
+// cells 0-3) keep most x faces on the node. nodes falls back and says why.
+TEST(Placement, FallsBackWhereRankOrderSendsLessOffTheNodes) {
+  Shape s = cube(16, 1, kAll);
+  s.global = {3, 2000, 2000};
+  const std::vector<int> nodes{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
+  const auto best = node_block({3, 2, 2}, s, 4);
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->block, (Dims3{1, 2, 2}));
+  EXPECT_EQ(best->sends.node_out, 4u * 2 * 8 * 1000 * 1000);
+  const OffNodeBytes order = rank_order_bytes({3, 2, 2}, s, nodes);
+  EXPECT_LT(order.node_out, best->sends.node_out);
+  const RankMap map = nodes_placement({3, 2, 2}, s, nodes);
+  EXPECT_EQ(map.asked, RankPlacement::nodes);
+  EXPECT_EQ(map.used, RankPlacement::linear);
+  EXPECT_TRUE(map.cell_of_rank.empty());
+  EXPECT_NE(
+      map.note.find("at 3x2000x2000 halo 1 the best block of 4 ranks, 1x2x2, sends more off a node than "
+                    "rank order"),
+      std::string::npos)
+      << map.note;
 }
 
 // The messages the host packs (or unpacks) in one pass: those whose boxes

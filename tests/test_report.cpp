@@ -187,9 +187,10 @@ TEST(Columns, OneTableForEveryFormat) {
   EXPECT_EQ(header.rfind("program,version,commit,backend,", 0), 0u) << header;
   EXPECT_NE(header.find(",rma_sync,per_rank,N,L,Local,Global,H,Send_B,Time_us,"), std::string::npos)
       << header;
-  EXPECT_NE(header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment,"
-                        "status,exit_code,reason,warnings\n"),
-            std::string::npos)
+  EXPECT_NE(
+      header.find(",Huge_MiB,command_line,start_utc,build,mpi_library,mpi_thread,hosts,environment,"
+                  "simulator,simulator_version,platform,platform_sha256,status,exit_code,reason,warnings\n"),
+      std::string::npos)
       << header;
   std::size_t names = 0;
   for (const Column& c : columns()) {

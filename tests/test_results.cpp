@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "halobw/plan/layout.hpp"
 #include "halobw/platform/terminal.hpp"
@@ -68,7 +70,7 @@ TEST(Results, JsonSaysHowTheRunEnded) {
   r.status.reason = "check N=32 failed: rank 1 face cell (0,1,1) expected 3 found 12345";
   r.status.warnings = {"nothing crossed ranks: on grid 1x1x2 ..."};
   const auto doc = nlohmann::json::parse(render_json(r));  // whole: it parses
-  EXPECT_EQ(doc["schema_version"], 3);
+  EXPECT_EQ(doc["schema_version"], 4);
   EXPECT_EQ(doc["status"]["state"], "failed");
   EXPECT_EQ(doc["status"]["exit_code"], 1);
   EXPECT_EQ(doc["status"]["reason"], r.status.reason);
@@ -101,6 +103,71 @@ TEST(Results, CsvRowsCarryTheStatus) {
       << csv;
   r.status = RunStatus{RunStatus::State::complete, 0, "", {}};
   EXPECT_NE(render_csv(r).find(",complete,0,,\n"), std::string::npos);
+}
+
+// A CSV field of the first row, by the header's column name.
+std::string csv_cell(const std::string& csv, const std::string& name) {
+  std::istringstream in(csv);
+  std::string head;
+  std::string row;
+  std::getline(in, head);
+  std::getline(in, row);
+  std::vector<std::string> names;
+  std::stringstream hs(head);
+  for (std::string n; std::getline(hs, n, ',');) names.push_back(n);
+  // The row's fields (a quoted field may hold commas).
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (const char c : row) {
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end() || names.size() != fields.size()) return "(no such column: " + name + ")";
+  return fields[static_cast<std::size_t>(at - names.begin())];
+}
+
+TEST(Results, AMeasuredRunSaysItWasNotSimulated) {
+  const Results r = two_rows();
+  const std::string csv = render_csv(r);
+  EXPECT_EQ(csv_cell(csv, "simulator"), "none");
+  EXPECT_EQ(csv_cell(csv, "simulator_version"), "");
+  EXPECT_EQ(csv_cell(csv, "platform"), "");
+  EXPECT_EQ(csv_cell(csv, "platform_sha256"), "");
+  // After the environment, before the status.
+  EXPECT_NE(csv.find(",environment,simulator,simulator_version,platform,platform_sha256,status,"),
+            std::string::npos);
+  const auto doc = nlohmann::json::parse(render_json(r));
+  const auto& sim = doc["run"]["simulator"];
+  EXPECT_EQ(sim["engine"], "none");
+  EXPECT_TRUE(sim["version"].is_null());
+  EXPECT_TRUE(sim["platform"].is_null());
+  EXPECT_TRUE(sim["platform_sha256"].is_null());
+}
+
+TEST(Results, ASimulatedRunNamesItsEngineAndPlatform) {
+  Results r = two_rows();
+  const std::string sha(64, 'a');
+  r.header.simulation = {"SimGrid SMPI", "3.32", "platforms/fat-tree-1024.xml", sha};
+  const std::string csv = render_csv(r);
+  EXPECT_EQ(csv_cell(csv, "simulator"), "SimGrid SMPI");
+  EXPECT_EQ(csv_cell(csv, "simulator_version"), "3.32");
+  EXPECT_EQ(csv_cell(csv, "platform"), "platforms/fat-tree-1024.xml");
+  EXPECT_EQ(csv_cell(csv, "platform_sha256"), sha);
+  const auto doc = nlohmann::json::parse(render_json(r));
+  const auto& sim = doc["run"]["simulator"];
+  EXPECT_EQ(sim["engine"], "SimGrid SMPI");
+  EXPECT_EQ(sim["version"], "3.32");
+  EXPECT_EQ(sim["platform"], "platforms/fat-tree-1024.xml");
+  EXPECT_EQ(sim["platform_sha256"], sha);
+  // A run that failed before its first row records it too.
+  r.rows.clear();
+  EXPECT_EQ(csv_cell(render_csv(r), "simulator"), "SimGrid SMPI");
 }
 
 TEST(Results, TableSaysWhenTheRunFailed) {

@@ -54,6 +54,22 @@ TEST(Transport, ChosenOncePerRun) {
   EXPECT_NE(bad.failure().message.find("needs GPU-aware MPI"), std::string::npos);
 }
 
+// Whether a simulator runs the ranks, as Process tells it from the MPI
+// library's own description (SimGrid 3.32's, and the two real libraries').
+TEST(Process, TellsASimulatorFromAnMpiLibrary) {
+  const auto smpi = Process::simulation_of("SMPI Version 3.32. Copyright The SimGrid Team 2007-2022");
+  ASSERT_TRUE(smpi.has_value());
+  EXPECT_EQ(smpi->engine, "SimGrid SMPI");
+  EXPECT_EQ(smpi->version, "3.32");
+  EXPECT_EQ(smpi->name(), "SimGrid SMPI 3.32");
+  EXPECT_EQ(Process::simulation_of("SMPI Version 3.36.1 ...")->version, "3.36");
+  EXPECT_FALSE(Process::simulation_of("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4"));
+  EXPECT_FALSE(Process::simulation_of("MPICH Version:      4.0.2"));
+  // This build's library is a real one: not simulated, and the cores are this machine's.
+  EXPECT_FALSE(Process::simulation().has_value());
+  EXPECT_GE(Process::cores(), 1);
+}
+
 TEST(Memory, NeedCountsFieldBuffersAndStaging) {
   const ProcGrid g({1, 1, 2});
   Shape shape;

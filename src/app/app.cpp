@@ -151,9 +151,9 @@ JobPlan plan_job(const Comm& comm, const Options& opt, const Layout& layout) {
   j.hosts = gather_hostnames(comm);
   j.node_of_rank = node_of_ranks(comm);
   j.node = node_rank(comm);
-  j.map = rank_maps({opt.placements.front()}, layout.grid.dims(), j.node_of_rank, [&] {
-            return cart_placement(comm, layout.grid.dims(), opt.periodic);
-          }).front();
+  j.map = rank_maps({opt.placements.front()}, layout.grid.dims(), placement_shape(opt, layout.rows),
+                    j.node_of_rank, [&] { return cart_placement(comm, layout.grid.dims(), opt.periodic); })
+              .front();
   j.grid = placed(layout.grid, j.map);
   j.rows = plan_own_rows(opt, layout.rows, j.grid, comm.rank(), j.node_of_rank);
   reduce_summaries(comm, j.rows);

@@ -376,7 +376,8 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
     set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
     row.phases = breakdown(comm, opt, k, ex, phases[static_cast<std::size_t>(row.median_block)]);
   }
-  if (host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages && is_host_memory<MemSpace>) {
+  // The group says when (header.hpp, huge_figures_recorded: never under a simulation).
+  if (s.groups.has(Group::hugepages) && is_host_memory<MemSpace>) {
     row.huge = huge_figures(comm, *rig.fields);
     if (s.output) s.output->note(huge_note(label, *row.huge));
   }
@@ -390,7 +391,9 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
   return measure_overlap<ExecSpace, MemSpace>(comm, s, ex, *rig.out, exec, label, row);
 }
 
-// What the ranks really held, beside the preflight's count in the header. Collective.
+// What the ranks really held, beside the preflight's count in the header.
+// Under a simulation every rank is this one process, whose peak is the whole
+// simulation's: not a rank's, which is n/a, but said as what it is. Collective.
 void report_peak_memory(const Comm& comm, const RunSetup& s) {
   unsigned long long peak = Process::peak_resident_bytes().value_or(0);
   unsigned long long most = 0;
@@ -398,7 +401,15 @@ void report_peak_memory(const Comm& comm, const RunSetup& s) {
     const auto armed = comm.guard("MPI_Reduce");
     check_mpi(MPI_Reduce(&peak, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, comm.get()), "MPI_Reduce");
   }
-  if (s.output) s.output->note(fmt::format("# peak resident memory per rank at most {} B (VmHWM)", most));
+  if (!s.output) return;
+  if (Process::simulation()) {
+    s.output->note(fmt::format(
+        "# peak resident memory per rank n/a (simulated): the simulation's one process, all {} ranks, at "
+        "most {} B (VmHWM)",
+        comm.size(), most));
+    return;
+  }
+  s.output->note(fmt::format("# peak resident memory per rank at most {} B (VmHWM)", most));
 }
 
 template <class ExecSpace, class MemSpace, class TransportPolicy>

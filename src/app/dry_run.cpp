@@ -139,12 +139,18 @@ std::string render_header(const Options& opt, const ProcGrid& grid, const DryJob
     if (!m.note.empty()) out += "# " + m.note + "\n";
   }
   if (!opt.periodic[0] || !opt.periodic[1] || !opt.periodic[2]) out += "# " + walls_note(opt.periodic) + "\n";
+  const std::string fits =
+      Process::simulation()
+          ? std::string(
+                "Fits: n/a (simulated): the model has no node memory, and this machine holds every "
+                "simulated rank")
+          : fmt::format(
+                "Fits: Node_B against the {} available on this host, not on the nodes of the real run",
+                available ? bytes_text(*available) : std::string("(unknown) memory"));
   out += fmt::format(
       "# Rank_B: the most one rank allocates (fields, packed buffers, staging and limit buffers); Node_B: "
-      "the "
-      "most one node's ranks allocate together in host memory; Fits: Node_B against the {} available on this "
-      "host, not on the nodes of the real run\n",
-      available ? bytes_text(*available) : std::string("(unknown) memory"));
+      "the most one node's ranks allocate together in host memory; {}\n",
+      fits);
   return out;
 }
 
@@ -160,8 +166,9 @@ int print_dry(const Options& opt, const Layout& layout, const DryJob& job, const
       plan_dry(opt, grid, job, layout.rows,
                memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
   const auto available = Process::host_available_bytes();
-  const std::string text =
-      render_header(opt, grid, job, *tc, available) + render_rows(opt, rows, available.value_or(0));
+  // Under a simulation this machine's memory is no simulated node's: Fits is n/a (0 below).
+  const std::string text = render_header(opt, grid, job, *tc, available) +
+                           render_rows(opt, rows, Process::simulation() ? 0 : available.value_or(0));
   if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
     std::fprintf(stderr, "halo-bandwidth: error: standard output: cannot write\n");
     return exit_status(ExitCode::runtime_error);
@@ -201,8 +208,8 @@ int dry_run_alone(const Options& opt, const EnvLookup& env) {
   const int nodes = nodes_of(job.node_of_rank);
   job.where = fmt::format("{} rank{}, {} per node in blocks (as srun places them): {} node{}", ranks,
                           ranks == 1 ? "" : "s", per_node, nodes, nodes == 1 ? "" : "s");
-  job.maps =
-      rank_maps(opt.placements, grid.dims(), job.node_of_rank, [&] { return cart_without_mpi(grid.dims()); });
+  job.maps = rank_maps(opt.placements, grid.dims(), placement_shape(opt, layout->rows), job.node_of_rank,
+                       [&] { return cart_without_mpi(grid.dims()); });
   return print_dry(opt, *layout, job, env);
 }
 
@@ -218,7 +225,7 @@ int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout, cons
   const int nodes = nodes_of(job.node_of_rank);
   job.where = fmt::format("this job's {} rank{} on {} node{} (MPI_Comm_split_type)", comm.size(),
                           comm.size() == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
-  job.maps = rank_maps(opt.placements, grid.dims(), job.node_of_rank,
+  job.maps = rank_maps(opt.placements, grid.dims(), placement_shape(opt, layout.rows), job.node_of_rank,
                        [&] { return cart_placement(comm, grid.dims(), opt.periodic); });
   return comm.rank() == 0 ? print_dry(opt, layout, job, env) : 0;
 }

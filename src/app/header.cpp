@@ -12,7 +12,6 @@
 #include "halobw/plan/layout.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/process.hpp"
-#include "halobw/platform/simulator.hpp"
 #include "halobw/version.hpp"
 
 namespace halobw {
@@ -29,10 +28,18 @@ std::string utc_now() {
 }
 
 // What --hugepages asked for and what the kernel offers; what it gave each
-// row follows the row's measurements.
+// row follows the row's measurements. Under a simulation the kernel is the
+// simulating machine's, where every rank's memory lies: the model has no
+// memory pages, so the simulated nodes' huge pages are n/a, and the rows do
+// not count this machine's (Field_MiB, Huge_MiB: groups_of).
 std::string hugepage_note(const Options& opt) {
   const auto mode = Process::thp_mode();
   const std::string thp = mode ? "THP " + *mode : std::string("no transparent huge pages");
+  if (Process::simulation()) {
+    return "hugepages " + to_string(opt.hugepages) +
+           ": n/a (simulated): the model has no memory pages; this machine (" + thp +
+           "), which holds every rank's memory, allocates as --hugepages says";
+  }
   if (opt.hugepages == Toggle::off)
     return "hugepages off (" + thp + "): host memory as the allocator gives it";
   if (opt.backend != Backend::host) {
@@ -132,10 +139,10 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
 // The notes on where the run runs and how it is guarded.
 void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, HeaderInfo& h) {
   const Options& opt = src.opt;
-  if (const auto sim = simulator()) {
+  if (const auto& sim = Process::simulation()) {
     h.notes.push_back(
-        fmt::format("simulated by {} on platform {}: every time is the model's, not a measurement", *sim,
-                    env(env_var::kSimulatedPlatform).value_or("(unnamed)")));
+        fmt::format("simulated by {} on platform {}: every time is the model's, not a measurement",
+                    sim->name(), env(env_var::kSimulatedPlatform).value_or("(unnamed)")));
   }
   if (opt.backend != Backend::host) {
     h.notes.emplace_back("gpu_aware from " + src.aware.reason);
@@ -235,6 +242,11 @@ HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLook
   return h;
 }
 
+bool huge_figures_recorded(const Options& opt) {
+  return opt.backend == Backend::host &&
+         host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages && !Process::simulation();
+}
+
 Groups groups_of(const Options& opt, const RowFacts& facts, int nodes) {
   const bool walls = !opt.periodic[0] || !opt.periodic[1] || !opt.periodic[2];
   Groups g;
@@ -253,15 +265,16 @@ Groups groups_of(const Options& opt, const RowFacts& facts, int nodes) {
       .set(Group::off_node, nodes > 1)
       .set(Group::iters, opt.iters_auto)
       .set(Group::ranks, opt.per_rank)
-      .set(Group::hugepages, opt.backend == Backend::host &&
-                                 host_placement(opt.hugepages == Toggle::on) == Placement::huge_pages);
+      .set(Group::hugepages, huge_figures_recorded(opt));
   return g;
 }
 
 // Each node's ranks against its cores: a node whose ranks outnumber its cores
 // measures the scheduler as much as the network (Open MPI under srun does not
 // even know it is oversubscribed, and spins). Recorded with the results, so
-// that scripts/compare can say so. Collective.
+// that scripts/compare can say so. Under a simulation the cores are the
+// simulated node's, from the platform (Process::cores), not this machine's:
+// the model shares a node's cores among its ranks. Collective.
 void add_node_cores(const Comm& comm, HeaderInfo& h) {
   const int mine = Process::cores();
   h.rank_cores.assign(comm.rank() == 0 ? static_cast<std::size_t>(comm.size()) : 0, 0);
@@ -280,8 +293,10 @@ void add_node_cores(const Comm& comm, HeaderInfo& h) {
   if (!h.run.oversubscribed || worst == nullptr) return;
   h.notes.push_back(fmt::format(
       "oversubscribed: on some node the ranks outnumber the cores, up to {:.2f} ranks per core (node {}: {} "
-      "ranks, {} cores); these rows time the scheduler as much as MPI",
-      h.run.ranks_per_core, worst->name, worst->ranks.size(), worst->cores));
+      "ranks, {} cores); these rows time {}",
+      h.run.ranks_per_core, worst->name, worst->ranks.size(), worst->cores,
+      Process::simulation() ? "the model's sharing of the simulated node's cores as much as its network"
+                            : "the scheduler as much as MPI"));
 }
 
 // Provenance for the CSV and JSON outputs (rank 0's view of the environment).
@@ -297,6 +312,10 @@ void add_provenance(HeaderInfo& h, const std::vector<std::string>& args, const E
   h.start_utc = utc_now();
   h.mpi_thread = thread_level_name(thread_level);
   for (const char* name : env_var::kRecorded) h.environment.emplace_back(name, env(name));
+  if (const auto& sim = Process::simulation()) {
+    h.simulation = {sim->engine, sim->version, env(env_var::kSimulatedPlatform).value_or(""),
+                    env(env_var::kSimulatedPlatformSha256).value_or("")};
+  }
 }
 
 }  // namespace halobw

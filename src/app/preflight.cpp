@@ -35,22 +35,58 @@ Worst worst_row(const PreflightInput& in) {
   return w;
 }
 
+// The sum over every rank. Collective.
+std::uint64_t sum_over_ranks(const Comm& comm, std::uint64_t value) {
+  unsigned long long mine = value;
+  unsigned long long sum = 0;
+  const auto armed = comm.guard("MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&mine, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm.get()), "MPI_Allreduce");
+  return sum;
+}
+
+// The host memory the preflight holds against this machine's: a node's ranks
+// together, or under a simulation every rank, all in this one process (the
+// simulated nodes' memory is not modeled: n/a). Collective.
+struct HostNeed {
+  std::uint64_t bytes = 0;
+  std::string summary;  // the header's words for it
+  std::string where;    // the refusal's
+};
+
+HostNeed host_need(const Comm& comm, const PreflightInput& in, std::uint64_t mine,
+                   const std::optional<std::uint64_t>& host_free) {
+  const std::string available = host_free ? bytes_text(*host_free) : "an unknown amount";
+  HostNeed n;
+  if (Process::simulation()) {
+    n.bytes = sum_over_ranks(comm, mine);
+    n.summary = fmt::format(
+        "host memory per node n/a (simulated): the simulation's one process holds all {} ranks' {} of {} "
+        "available on this machine",
+        comm.size(), bytes_text(n.bytes), available);
+    n.where = fmt::format("in the simulation's one process (all {} ranks, on this machine)", comm.size());
+    return n;
+  }
+  n.bytes = sum_over_node(comm, mine);
+  n.summary = fmt::format("host memory per node {} of {} available", bytes_text(n.bytes), available);
+  n.where = fmt::format("on node {} ({} ranks there)", in.host, in.node.local_size);
+  return n;
+}
+
 }  // namespace
 
 Status memory_preflight(const Comm& comm, const PreflightInput& in, std::string& summary) {
   const Worst w = worst_row(in);
   // Rows run one after another, so the peak is the largest row's need, summed over the node.
-  const std::uint64_t node_need = sum_over_node(comm, w.host);
   const auto host_free = Process::host_available_bytes();
+  const HostNeed need = host_need(comm, in, w.host, host_free);
   const std::uint64_t most = reduce_max_bytes(comm, w.total);
-  summary = fmt::format(
-      "memory per rank at most {} B ({}: field, packed buffers, staging and limit buffers); "
-      "host memory per node {} of {} available",
-      most, w.total_row, bytes_text(node_need), host_free ? bytes_text(*host_free) : "an unknown amount");
+  summary =
+      fmt::format("memory per rank at most {} B ({}: field, packed buffers, staging and limit buffers); {}",
+                  most, w.total_row, need.summary);
   std::string message;
-  if (host_free && node_need > *host_free) {
-    message = fmt::format("{} needs {} of host memory on node {} ({} ranks there), {} available", w.host_row,
-                          bytes_text(node_need), in.host, in.node.local_size, bytes_text(*host_free));
+  if (host_free && need.bytes > *host_free) {
+    message = fmt::format("{} needs {} of host memory {}, {} available", w.host_row, bytes_text(need.bytes),
+                          need.where, bytes_text(*host_free));
   }
   const auto dev_free = device_free_bytes(in.opt.backend);
   if (message.empty() && dev_free && in.visible_devices > 0) {

@@ -224,7 +224,8 @@ void add_decomposition(CLI::App& app, Options& o, Given& g) {
       ->type_name("AXES");
   s->add_option("--placement", g.placement,
                 "how grid coordinates follow the ranks: linear (rank order, x fastest; default), nodes "
-                "(a compact block per node) or cart (MPI_Cart_create with reorder); a list with --dry-run")
+                "(the block per node that sends the fewest bytes off it) or cart (MPI_Cart_create with "
+                "reorder); a list with --dry-run")
       ->type_name(name_choices<RankPlacement>());
 }
 

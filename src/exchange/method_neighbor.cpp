@@ -14,7 +14,7 @@
 // source's block on the other side, and the lists keep direction order.
 #include "halobw/exchange/method.hpp"
 #include "halobw/platform/mpi.hpp"
-#include "halobw/platform/simulator.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -31,8 +31,8 @@ class Neighbor final : public Method {
   explicit Neighbor(MethodContext ctx) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
     // SimGrid's SMPI (3.32) aborts the whole simulation in
     // MPI_Dist_graph_create_adjacent, "Not yet implemented" (tests/smpi/neighbor.c).
-    if (const auto sim = simulator()) {
-      throw MethodUnavailable("--method neighbor: " + *sim +
+    if (const auto& sim = Process::simulation()) {
+      throw MethodUnavailable("--method neighbor: " + sim->name() +
                               " has no distributed-graph communicators (MPI_Dist_graph_create_adjacent)");
     }
     std::vector<int> sources;

@@ -8,7 +8,7 @@
 
 #include "halobw/exchange/method.hpp"
 #include "halobw/platform/mpi.hpp"
-#include "halobw/platform/simulator.hpp"
+#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -160,13 +160,13 @@ class Persistent final : public Requests {
     // SimGrid's SMPI (3.32) copies a persistent send's non-contiguous data
     // at MPI_Send_init, and every MPI_Start sends that copy again: the field
     // as it was before it was filled (tests/smpi/persistent.c shows it).
-    const auto sim = simulator();
+    const auto& sim = Process::simulation();
     if (sim &&
         std::any_of(wires_.begin(), wires_.end(), [](const Wire& w) { return derived(w.send.type); })) {
       throw MethodUnavailable(fmt::format(
           "--method persistent with MPI datatypes: {} sends a persistent request's non-contiguous data as it "
           "was at MPI_Send_init, not at MPI_Start; use --pack kernel",
-          *sim));
+          sim->name()));
     }
     for (std::size_t m = 0; m < wires_.size(); ++m) {
       const Wire& w = wires_[m];

@@ -57,6 +57,21 @@ Shape shape_of(const Options& opt, const RowSpec& row) {
   return s;
 }
 
+Shape placement_shape(const Options& opt, const std::vector<RowSpec>& rows) {
+  auto cells = [](const RowSpec& r) {
+    return static_cast<double>(r.global[0]) * static_cast<double>(r.global[1]) *
+           static_cast<double>(r.global[2]);
+  };
+  const RowSpec* largest = nullptr;
+  for (const RowSpec& r : rows) {
+    if (largest == nullptr || cells(r) > cells(*largest) ||
+        (r.global == largest->global && r.halo > largest->halo)) {
+      largest = &r;
+    }
+  }
+  return largest == nullptr ? shape_of(opt, RowSpec{}) : shape_of(opt, *largest);
+}
+
 namespace {
 
 // "the ±x faces", "the six faces", "all 26 pieces": what a run exchanges.

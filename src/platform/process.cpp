@@ -1,5 +1,6 @@
 #include "halobw/platform/process.hpp"
 
+#include <dlfcn.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "halobw/platform/mpi.hpp"
@@ -75,6 +77,18 @@ std::optional<std::uint64_t> proc_kib(const char* path, const std::string& wante
 
 }  // namespace
 
+std::optional<Simulation> Process::simulation_of(const std::string& library) {
+  constexpr std::string_view kSmpi = "SMPI Version ";
+  if (library.rfind(kSmpi, 0) != 0) return std::nullopt;
+  const std::string rest = library.substr(kSmpi.size());
+  return Simulation{"SimGrid SMPI", rest.substr(0, rest.find_first_of(". ", rest.find('.') + 1))};
+}
+
+const std::optional<Simulation>& Process::simulation() {
+  static const std::optional<Simulation> found = simulation_of(mpi_library_version());
+  return found;
+}
+
 std::optional<std::uint64_t> Process::host_available_bytes() {
   return proc_kib("/proc/meminfo", "MemAvailable:");
 }
@@ -116,7 +130,31 @@ std::optional<std::size_t> Process::huge_page_bytes(const void* p, std::size_t b
   return huge;
 }
 
-int Process::cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+namespace {
+
+// The cores of the simulated host this rank runs on, from SimGrid's C API
+// (simgrid/host.h: sg_host_core_count(sg_host_self())), looked up at run time:
+// a program built with smpicxx links libsimgrid, any other build has no such
+// symbol and no SimGrid header to compile against. Nothing where not found.
+std::optional<int> simulated_host_cores() {
+  using HostSelf = const void* (*)();
+  using CoreCount = int (*)(const void*);
+  void* self = dlsym(RTLD_DEFAULT, "sg_host_self");
+  void* count = dlsym(RTLD_DEFAULT, "sg_host_core_count");
+  if (self == nullptr || count == nullptr) return std::nullopt;
+  const void* host = reinterpret_cast<HostSelf>(self)();
+  if (host == nullptr) return std::nullopt;
+  return reinterpret_cast<CoreCount>(count)(host);
+}
+
+}  // namespace
+
+int Process::cores() {
+  if (simulation()) {
+    if (const auto n = simulated_host_cores()) return std::max(1, *n);
+  }
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 bool Process::stderr_is_terminal() {
   if (isatty(fileno(stderr)) == 1) return true;

@@ -41,6 +41,12 @@ const std::vector<ProvenanceField> kProvenance{
        for (const auto& [name, v] : h.environment) env.push_back(name + "=" + v.value_or("(unset)"));
        return join(env, "; ");
      }},
+    // What ran the ranks: "none" for a measured run, so that a simulated row
+    // can never pass for a measured one (JSON: run.simulator).
+    {"simulator", [](const HeaderInfo& h) { return h.simulation.engine; }},
+    {"simulator_version", [](const HeaderInfo& h) { return h.simulation.version; }},
+    {"platform", [](const HeaderInfo& h) { return h.simulation.platform; }},
+    {"platform_sha256", [](const HeaderInfo& h) { return h.simulation.platform_sha256; }},
 };
 
 const std::vector<const char*> kStatusColumns{"status", "exit_code", "reason", "warnings"};
@@ -81,6 +87,15 @@ ordered_json json_hosts(const HeaderInfo& h) {
   return hosts;
 }
 
+// The engine always; the rest null where empty (a measured run, a platform not named).
+ordered_json json_simulator(const SimulationInfo& s) {
+  const auto text = [](const std::string& t) { return t.empty() ? ordered_json(nullptr) : ordered_json(t); };
+  return {{"engine", s.engine},
+          {"version", text(s.version)},
+          {"platform", text(s.platform)},
+          {"platform_sha256", text(s.platform_sha256)}};
+}
+
 ordered_json json_run(const HeaderInfo& h) {
   ordered_json run = {{"command_line", h.command_line}, {"start_utc", h.start_utc}};
   for (const Setting& s : run_settings()) {
@@ -91,6 +106,7 @@ ordered_json json_run(const HeaderInfo& h) {
   ordered_json env = ordered_json::object();
   for (const auto& [name, v] : h.environment) env[name] = v ? ordered_json(*v) : ordered_json(nullptr);
   run["environment"] = env;
+  run["simulator"] = json_simulator(h.simulation);
   if (!h.limits.empty()) {
     ordered_json limits = ordered_json::object();
     for (const auto& [name, what] : h.limits) limits[name] = what;
@@ -210,7 +226,7 @@ std::string render_json(const Results& r) {
       {"build_type", h.build_type}, {"compiler", h.compiler},       {"kokkos", h.kokkos},
       {"backends", h.backends},     {"mpi_library", h.mpi_library}, {"mpi_thread", h.mpi_thread}};
   const ordered_json head = {{"schema", "halo-bandwidth-result"},
-                             {"schema_version", 3},
+                             {"schema_version", 4},
                              {"program", program},
                              {"run", json_run(h)},
                              {"status", json_status(r.status, r.rows.size())}};

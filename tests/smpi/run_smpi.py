@@ -8,7 +8,11 @@ Suites:
              "check ... passed" line per row; the header names the simulator; the methods SMPI gets wrong
              (neighbor, persistent with datatypes) refused: exit 2, one line on stderr naming SMPI, no row;
              a rank that never sends (HALOBW_TEST_HOOK_SKIP_SENDS): exit 4 and one line, from SimGrid's deadlock;
-             a send to no rank (HALOBW_TEST_HOOK_BAD_PEER): exit 3 and the rank's error, after its MPI_Abort
+             a send to no rank (HALOBW_TEST_HOOK_BAD_PEER): exit 3 and the rank's error, after its MPI_Abort;
+             what a simulated run says of itself: the host's readings that mean nothing in a simulation
+             (huge pages, host memory per node, peak resident memory) n/a, the nodes' cores the platform's
+             (64), not this machine's, and the JSON and CSV files recording SimGrid SMPI, its version, the
+             platform and the platform file's SHA-256
   model      the network model's rates, with the computation not simulated (so the simulated times are
              deterministic): on platforms/lumi-g-like.xml, 2 ranks exchanging ±z in one node and on two nodes
              give back seed 000's pair rates that the platform was built from (19.74 and 11.24 GB/s one way,
@@ -22,11 +26,15 @@ Exit 77 (ctest: skipped) where smpirun is not installed.
 Usage: run_smpi.py --exe HALO_BANDWIDTH --persistent PROGRAM --neighbor PROGRAM SUITE
 """
 import argparse
+import csv
+import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -64,9 +72,51 @@ def simulate(exe, ranks, flags, program=None, env=None, platform=PLATFORM, ours=
     return p.returncode, p.stdout, p.stderr, " ".join(cmd)
 
 
+# The header's lines that say a host reading means nothing in a simulation.
+NOT_APPLICABLE = ("# hugepages on: n/a (simulated): the model has no memory pages; this machine (",
+                  f"host memory per node n/a (simulated): the simulation's one process holds all {RANKS} ranks' ",
+                  f"# peak resident memory per rank n/a (simulated): the simulation's one process, all {RANKS} ranks")
+# fat-tree-1024.xml: 64 cores a host (its cluster's core), 8 ranks a host (halobw/ranks_per_node).
+PLATFORM_CORES = 64
+
+
+def check_marks(cmd, out, folder):
+    """What the first two runs say of themselves: the n/a readings in the table's header, and the
+    simulator, its version, the platform and its SHA-256 in the JSON and CSV files."""
+    missing = [line for line in NOT_APPLICABLE if line not in out]
+    huge_rows = [l for l in out.splitlines() if l.startswith("# hugepages ") and not l.startswith("# hugepages on:")]
+    if missing or "oversubscribed" in out or huge_rows:
+        raise Failed(f"{cmd}\nthe header lacks {missing}, or calls the run oversubscribed, or counts this "
+                     f"machine's huge pages\n{out}")
+    with open(PLATFORM, "rb") as f:
+        sha = hashlib.sha256(f.read()).hexdigest()
+    with open(os.path.join(folder, "sim.json")) as f:
+        doc = json.load(f)
+    sim, run = doc["run"]["simulator"], doc["run"]
+    want = {"engine": "SimGrid SMPI", "platform": "platforms/fat-tree-1024.xml", "platform_sha256": sha}
+    if (doc["schema_version"] != 4 or any(sim[k] != v for k, v in want.items())
+            or not (sim["version"] or "").startswith("3.")
+            or any(h["cores"] != PLATFORM_CORES for h in run["hosts"]) or run["oversubscribed"] != 0
+            or any("Huge_MiB" in r for r in doc["rows"])):
+        raise Failed(f"{cmd}\nsim.json: run.simulator {sim}, want {want}; hosts' cores "
+                     f"{[h['cores'] for h in run['hosts']]}, want {PLATFORM_CORES}; no Huge_MiB")
+    with open(os.path.join(folder, "sim.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    got = [(r["simulator"], r["simulator_version"], r["platform"], r["platform_sha256"]) for r in rows]
+    if not rows or set(got) != {("SimGrid SMPI", sim["version"], want["platform"], sha)} or any(
+            r["Huge_MiB"] for r in rows):
+        raise Failed(f"{cmd}\nsim.csv: simulator columns {set(got)}, want SimGrid SMPI {sim['version']} "
+                     f"{want['platform']} {sha}")
+    print(f"ok: the header's n/a readings, the nodes' {PLATFORM_CORES} cores, and SimGrid SMPI {sim['version']} "
+          "on the platform with its sha256 in the JSON and CSV files")
+
+
 def e2e(args):
-    for flags in WORKING:
-        rc, out, err, cmd = simulate(args.exe, RANKS, FAST + flags)
+    folder = tempfile.mkdtemp(prefix="halobw-smpi-")
+    files = [["--format", "json", "--output", os.path.join(folder, "sim.json")],
+             ["--format", "csv", "--output", os.path.join(folder, "sim.csv")]]
+    for n, flags in enumerate(WORKING):
+        rc, out, err, cmd = simulate(args.exe, RANKS, FAST + flags + (files[n] if n < len(files) else []))
         passed = [l for l in out.splitlines() if l.startswith("# check ") and " passed " in l]
         rows = [l for l in out.splitlines() if l and not l.startswith("#")]
         if rc != 0 or not rows or len(passed) != len(rows):
@@ -74,6 +124,9 @@ def e2e(args):
         if "# simulated by SimGrid SMPI " not in out or " on platform platforms/fat-tree-1024.xml" not in out:
             raise Failed(f"{cmd}\nthe header does not name the simulator\n{out}")
         print(f"ok: {' '.join(flags)}: {len(rows)} row(s), check passed")
+        if n == len(files) - 1:
+            check_marks(cmd, out, folder)
+            shutil.rmtree(folder)
     for flags, fragment in REFUSED:
         rc, out, err, cmd = simulate(args.exe, RANKS, FAST + flags)
         lines = err.strip().splitlines()

@@ -11,10 +11,12 @@ against the reader and the exact format of docs/output.md (header, quoting, deci
 Run it with the Python that has matplotlib and jsonschema (Debian: /usr/bin/python3);
 the scripts under test are run with the same interpreter.
 
-The fixtures in data/ are schema_version 3 files written by the benchmark
-(data/make_fixtures.py regenerates them): complete runs, a failed one (host_failed) and
-an incomplete one (host_incomplete), and not_a_result.json, a JSON document of another
-kind; data/v1/ and data/v2/ hold version-1 and version-2 files, which must still read.
+The fixtures in data/ are schema_version 3 files written by the benchmark: complete
+runs, a failed one (host_failed) and an incomplete one (host_incomplete), and
+not_a_result.json, a JSON document of another kind; data/v1/ and data/v2/ hold version-1
+and version-2 files, which must still read. data/v4/ holds version-4 files (what ran the
+ranks recorded, run.simulator): a measured run (host_z) and the same options simulated by
+SimGrid's SMPI (smpi_z); data/make_fixtures.py wrote all of them.
 Prints one line per check and a last line "N passed, M failed"; exit status 1 on
 failure.
 """
@@ -41,6 +43,8 @@ PAIRS = ("host_z", "host_overlap", "host_local_box", "host_x_self", "host_uneven
 V1_PAIRS = ("host_z", "host_x_self", "cuda_direct", "cuda_staged")
 V2_PAIRS = ("host_z", "host_overlap")
 V2 = os.path.join(DATA, "v2")
+V4 = os.path.join(DATA, "v4")
+V4_PAIRS = ("host_z", "smpi_z")
 NOT_A_RESULT = os.path.join(DATA, "not_a_result.json")
 SPREAD = "lies within the two runs' combined spread"
 
@@ -55,6 +59,10 @@ def v1(name):
 
 def v2(name):
     return os.path.join(V2, name)
+
+
+def v4(name):
+    return os.path.join(V4, name)
 
 
 def fixtures(ext, bad=False, where=DATA):
@@ -200,6 +208,7 @@ class Suite:
         self.compare_status()
         self.compare_noise()
         self.compare_boxes()
+        self.compare_simulated()
 
         for path, line in self.bad_lines().items():
             p = self.run("compare", data("host_z.csv"), path)
@@ -215,6 +224,48 @@ class Suite:
                           f"compare: {os.path.join(self.work, 'missing.csv')}: cannot read")
         p = self.run("compare", "--help")
         self.check("compare --help exits 0", p.returncode == 0 and "usage: compare" in p.stdout, p.stderr)
+
+    def compare_simulated(self):
+        """A simulated run beside a measured one: a warning on stderr, "(simulated)" in the table."""
+        measured, simulated = v4("host_z.csv"), v4("smpi_z.json")
+        sim = self.hr.read(simulated).runs[0].simulator
+        p = self.run("compare", measured, simulated)
+        lines = p.stderr.splitlines()
+        want = (f"warning: {simulated}: simulated by SimGrid SMPI {sim['version']} on platform "
+                f"{sim['platform']} (sha256 {sim['platform_sha256'][:12]}...) vs measured in {measured}: a "
+                "simulated run's times are the model's, not a measurement")
+        self.check("compare warns when it sets a simulated run beside a measured one", p.returncode == 0
+                   and want in lines and sum("simulated" in l for l in lines) == 1, p.stderr)
+        head = [l for l in p.stdout.splitlines() if l.startswith("# ") and "Time_us[1]" in l]
+        self.check("compare's table tags the simulated file's line and columns (simulated), not the measured one's",
+                   f"# [2] (simulated) {simulated}: " in p.stdout and f"# [1] {measured}: " in p.stdout
+                   and head and "Time_us[2](simulated)" in head[0] and "Uni_GBps[2](simulated)" in head[0]
+                   and "Time_us[1](simulated)" not in head[0], p.stdout)
+        self.check("compare still pairs every row of the simulated run", len(self.table_rows(p.stdout)) == 3
+                   and all(c[-1].startswith("x") for c in self.table_rows(p.stdout).values()), p.stdout)
+        p = self.run("compare", simulated, measured)
+        self.check("compare warns the other way round too (a measured run beside a simulated reference)",
+                   p.returncode == 0 and f"warning: {measured}: measured vs simulated by SimGrid SMPI" in p.stderr
+                   and f"# [1] (simulated) {simulated}: " in p.stdout, p.stderr)
+        p = self.run("compare", measured, data("host_z.json"))
+        self.check("compare of two measured runs (versions 4 and 3): no word of simulation",
+                   p.returncode == 0 and "simulated" not in p.stderr + p.stdout, p.stderr)
+        p = self.run("compare", v4("smpi_z.csv"), simulated)
+        self.check("compare of the same simulation twice: no warning of it",
+                   p.returncode == 0 and "simulated by" not in p.stderr, p.stderr)
+        other = self.csv_variant(v4("smpi_z.csv"), "other_platform.csv",
+                                 lambda rows: [r.update(platform="platforms/lumi-g-like.xml",
+                                                        platform_sha256="0" * 64) for r in rows])
+        p = self.run("compare", v4("smpi_z.csv"), other)
+        self.check("compare warns of two simulations on different platforms",
+                   p.returncode == 0 and "on platform platforms/lumi-g-like.xml" in p.stderr, p.stderr)
+        # A version-3 file written under SMPI did not record the simulator: its MPI library names it.
+        old = self.csv_variant(data("host_z.csv"), "v3_smpi.csv", lambda rows: [r.update(
+            mpi_library="SMPI Version 3.32. Copyright The SimGrid Team 2007-2022") for r in rows])
+        p = self.run("compare", data("host_z.csv"), old)
+        self.check("compare tells a version-3 simulated file by its MPI library, and warns",
+                   p.returncode == 0 and f"warning: {old}: simulated by SimGrid SMPI 3.32 vs measured in "
+                   in p.stderr and f"# [2] (simulated) {old}" in p.stdout, p.stderr)
 
     def compare_v1(self):
         """Version-1 files compare as before."""
@@ -623,6 +674,30 @@ class Suite:
         self.plot_hidden()
         self.plot_boxes()
         self.plot_readable()
+        self.plot_simulated()
+
+    def plot_simulated(self):
+        """A simulated run's lines say so in the legend, and are never one line with a measured run's."""
+        plot = self.plot_module()
+        files = [self.hr.read(v4("host_z.json")), self.hr.read(v4("smpi_z.csv"))]
+        series = plot.collect(files)
+        names = plot.labels(series)
+        tagged = [names[id(s)] for s in series if names[id(s)].endswith(" (simulated)")]
+        self.check("plot labels the simulated run's line (simulated), the measured run's not",
+                   len(series) == 2 and tagged == [names[id(series[1])]]
+                   and tagged[0].startswith("smpi_z.csv "), list(names.values()))
+        # The same configuration simulated and measured in one CSV file: two lines, one tagged.
+        with open(v4("host_z.csv")) as a, open(v4("smpi_z.csv")) as b:
+            both = self.temp("both.csv", a.read() + b.read().split("\n", 1)[1])
+        series = plot.collect([self.hr.read(both)])
+        names = plot.labels(series)
+        self.check("plot: a measured and a simulated run of one CSV file are two lines, the simulated one tagged",
+                   len(series) == 2 and sum(n.endswith(" (simulated)") for n in names.values()) == 1,
+                   list(names.values()))
+        out = self.fresh("simulated.png")
+        p = self.run("plot", v4("host_z.json"), v4("smpi_z.json"), "-o", out)
+        self.check("plot of a measured and a simulated run exits 0", p.returncode == 0, p.stderr)
+        self.png("plot of a measured and a simulated run", out)
 
     def plot_readable(self):
         """For people who look (issue 29): Min/Max bars where --repeats gave them, enough labelled ticks
@@ -848,6 +923,24 @@ class Suite:
                                bool(self.errors(v, json.load(f))))
         with open(NOT_A_RESULT) as f:
             self.check("the schema rejects not_a_result.json", bool(self.errors(v, json.load(f))))
+        for path in fixtures("json", where=V4):
+            with open(path) as f:
+                doc = json.load(f)
+            self.check(f"v4/{os.path.basename(path)} (version 4) validates against the schema",
+                       doc["schema_version"] == 4 and not self.errors(v, doc), self.errors(v, doc))
+        with open(v4("smpi_z.json")) as f:
+            sim = json.load(f)
+        self.schema_verdict(v, "version 4 without run.simulator", lambda d: d["run"].pop("simulator"), sim,
+                            valid=False)
+        self.schema_verdict(v, "version 3 with run.simulator", lambda d: d.update(schema_version=3), sim,
+                            valid=False)
+        self.schema_verdict(v, "a platform_sha256 that is not 64 hex digits",
+                            lambda d: d["run"]["simulator"].update(platform_sha256="abc"), sim, valid=False)
+        self.schema_verdict(v, "engine none with a platform",
+                            lambda d: d["run"]["simulator"].update(engine="none"), sim, valid=False)
+        self.schema_verdict(v, "a simulated run whose platform is not named (smpirun by hand)",
+                            lambda d: d["run"]["simulator"].update(platform=None, platform_sha256=None), sim,
+                            valid=True)
         with open(data("bad_n_and_l.json")) as f:
             self.check("the schema rejects bad_n_and_l.json", bool(self.errors(v, json.load(f))))
 
@@ -878,7 +971,8 @@ class Suite:
 
         broken("schema_version 1", lambda d: d.update(schema_version=1))
         broken("schema_version 2", lambda d: d.update(schema_version=2))
-        broken("schema_version 4", lambda d: d.update(schema_version=4))
+        broken("schema_version 5", lambda d: d.update(schema_version=5))
+        broken("schema_version 4 without run.simulator", lambda d: d.update(schema_version=4))
         broken("a row without Uni_GBps", lambda d: row(d).pop("Uni_GBps"))
         broken("a row without Send_min_B", lambda d: row(d).pop("Send_min_B"))
         broken("a row without Global", lambda d: row(d).pop("Global"))
@@ -1098,7 +1192,7 @@ class Suite:
             self.check("docs/output.md defines every CSV column in a table row", not undefined, undefined)
             self.check("docs/output.md gives the schema name and version",
                        "halo-bandwidth-result" in text and "`schema_version`" in text and
-                       re.search(r"schema_version.{0,40}\b3\b", text) is not None)
+                       re.search(r"schema_version.{0,40}\b4\b", text) is not None)
 
     def validate_files(self, paths):
         v = None
@@ -1131,8 +1225,50 @@ class Suite:
 
     # -- readers ---------------------------------------------------------------------------------
 
+    def readers_v4(self):
+        """Version 4: what ran the ranks, in both formats; the format checked exactly."""
+        hr = self.hr
+        for name in V4_PAIRS:
+            c, j = hr.read(v4(name + ".csv")), hr.read(v4(name + ".json"))
+            self.check(f"v4/{name}: the CSV and the JSON file are version 4", c.version == j.version == 4)
+            self.check_same(c, j)
+            self.check(f"v4/{name}.csv: the exact CSV format", not hr.csv_format_problems(c.path),
+                       hr.csv_format_problems(c.path)[:3])
+        m, s = hr.read(v4("host_z.json")).runs[0], hr.read(v4("smpi_z.csv")).runs[0]
+        self.check("a measured run records simulator none and nothing else",
+                   m.simulator == {"engine": "none", "version": None, "platform": None, "platform_sha256": None}
+                   and not hr.simulated(m) and hr.simulation_text(m) is None, m.simulator)
+        self.check("a simulated run records SimGrid SMPI, its version, the platform and its sha256",
+                   s.simulator["engine"] == "SimGrid SMPI" and re.match(r"^3\.[0-9]+$", s.simulator["version"] or "")
+                   and s.simulator["platform"] == "platforms/this-machine.xml"
+                   and re.match(r"^[0-9a-f]{64}$", s.simulator["platform_sha256"] or "") and hr.simulated(s)
+                   and s.provenance["mpi_library"].startswith("SMPI Version "), s.simulator)
+        for path in (data("host_z.csv"), data("host_z.json"), v2("host_z.csv"), v1("host_z.json")):
+            run = hr.read(path).runs[0]
+            self.check(f"{os.path.relpath(path, DATA)} (before version 4) reads as measured, from its MPI library",
+                       run.simulator["engine"] == "none" and not hr.simulated(run), run.simulator)
+        with open(v4("smpi_z.json")) as fh:
+            text = fh.read()
+        at = line_of(text, '"simulator"')
+        cases = [
+            ("no_simulator.json", re.sub(r',\s*"simulator": \{[^}]*\}', "", text), line_of(text, '"run"'),
+             "simulator"),
+            ("bad_sha.json", re.sub(r'"platform_sha256": "[0-9a-f]+"', '"platform_sha256": "abc"', text), at,
+             "platform_sha256"),
+            ("none_with_platform.json", text.replace('"engine": "SimGrid SMPI"', '"engine": "none"'), at, "none"),
+        ]
+        for name, bad, line, word in cases:
+            e = self.read_error(self.temp(name, bad))
+            self.check(f"reader rejects {name} at line {line}, naming {word}",
+                       e is not None and e.line == line and word in e.message, e and str(e))
+        bad = self.csv_variant(v4("host_z.csv"), "empty_simulator.csv", lambda rows: rows[0].update(simulator=""))
+        e = self.read_error(bad)
+        self.check("reader rejects an empty simulator column", e is not None and "simulator" in e.message,
+                   e and str(e))
+
     def test_readers(self):
         hr = self.hr
+        self.readers_v4()
         for name in PAIRS:
             c, j = hr.read(data(name + ".csv")), hr.read(data(name + ".json"))
             self.check(f"{name}: the CSV and the JSON file are version 3", c.version == j.version == 3)
@@ -1185,16 +1321,20 @@ class Suite:
                    c.status == j.status and (c.version >= 3) == (c.status is not None), (c.status, j.status))
         if c.version >= 2:
             same = ("build", "mpi_library", "mpi_thread", "hosts", "environment")
+            same += hr.SIMULATOR if c.version >= 4 else ()
             pc, pj = c.runs[0].provenance, j.runs[0].provenance
             self.check(f"{os.path.basename(c.path)}: the provenance columns say what the JSON says",
-                       all(pc.get(k) == pj.get(k) for k in same) and set(pc) == set(hr.PROVENANCE),
+                       all(pc.get(k) == pj.get(k) for k in same)
+                       and set(pc) == set(hr.PROVENANCE if c.version >= 4 else hr.V3_PROVENANCE)
+                       and c.runs[0].simulator == j.runs[0].simulator,
                        {k: (pc.get(k), pj.get(k)) for k in same if pc.get(k) != pj.get(k)})
 
     def plain_csv_checks(self):
         """The CSV is plain: csv.DictReader opens it as it is, no line to filter."""
         hr = self.hr
-        for path in fixtures("csv"):
-            name = os.path.basename(path)
+        for path in fixtures("csv") + fixtures("csv", where=V4):
+            name = os.path.relpath(path, DATA)
+            columns = hr.CSV_COLUMNS if path.startswith(V4) else hr.V3_CSV_COLUMNS
             with open(path, newline="") as f:
                 text = f.read()
             self.check(f"{name}: no comment line", not any(l.startswith("#") for l in text.split("\n")))
@@ -1202,7 +1342,7 @@ class Suite:
             with open(path, newline="") as f:
                 header = next(csv.reader(f))
             problems = []
-            if tuple(header) != hr.CSV_COLUMNS:
+            if tuple(header) != columns:
                 problems.append("header")
             for n, r in enumerate(rows, 2):
                 if r["program"] == "program":
@@ -1222,7 +1362,7 @@ class Suite:
                 sizes = [k for k in ("N", "L", "Local") if r[k] != ""]
                 if sizes not in ((["L"], ["Local"]) if r["local"] == "1" else ([], ["N"])):
                     problems.append(f"row {n}: local {r['local']} with the size columns {sizes}")
-            self.check(f"{name}: csv.DictReader reads it unfiltered: {len(rows)} rows of {len(hr.CSV_COLUMNS)} "
+            self.check(f"{name}: csv.DictReader reads it unfiltered: {len(rows)} rows of {len(columns)} "
                        "columns, numbers parse, the size columns as local says", not problems and rows, problems[:5])
         try:
             import pandas  # noqa: F401  (not needed; checked when present)
@@ -1231,7 +1371,7 @@ class Suite:
         else:
             df = pandas.read_csv(data("host_overlap.csv"))
             self.check("pandas.read_csv with no options reads host_overlap.csv",
-                       list(df.columns) == list(self.hr.CSV_COLUMNS) and len(df) == 4)
+                       list(df.columns) == list(self.hr.V3_CSV_COLUMNS) and len(df) == 4)
 
     def quoting_checks(self):
         hr = self.hr
@@ -1352,7 +1492,7 @@ class Suite:
             ("row_lacks_uni.json", text.replace('"Uni_GBps":', '"Uni_GBp":', 1), first, "Uni_GBps"),
             ("ranks_string.json", text.replace('"ranks": 2,', '"ranks": "2",'), line_of(text, '"ranks": 2,'),
              "ranks"),
-            ("version4.json", text.replace('"schema_version": 3', '"schema_version": 4'), 3, "schema_version"),
+            ("version5.json", text.replace('"schema_version": 3', '"schema_version": 5'), 3, "schema_version"),
             ("nan.json", re.sub(r'"Time_us":[0-9.e+-]+', '"Time_us":NaN', text, count=1), first, "finite"),
             ("bad_schedule.json", text.replace('"schedule": "-"', '"schedule": "eager"'),
              line_of(text, '"schedule"'), "schedule"),

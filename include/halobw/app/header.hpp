@@ -51,6 +51,11 @@ struct HeaderSources {
 // "periodic x,y; walls along z: ...": the header's note on --periodic.
 [[nodiscard]] std::string walls_note(const AxisSet& periodic);
 
+// Whether the rows record what the kernel gave the fields (Field_MiB,
+// Huge_MiB): --hugepages on, host memory, huge pages here, and not simulated
+// (the simulated nodes have no pages; this machine's would pass for theirs).
+[[nodiscard]] bool huge_figures_recorded(const Options& opt);
+
 // The column groups a run's table shows, fixed before the first row.
 [[nodiscard]] Groups groups_of(const Options& opt, const RowFacts& facts, int nodes);
 

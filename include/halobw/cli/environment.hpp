@@ -22,6 +22,9 @@ constexpr const char* kAssumeGpuAware = "OPENPFC_ASSUME_GPU_AWARE_MPI";  // 0|1
 constexpr const char* kMpichGpuSupport = "MPICH_GPU_SUPPORT_ENABLED";    // Cray MPICH's GPU support
 // scripts/simulate: the platform file a simulated run's network comes from.
 constexpr const char* kSimulatedPlatform = "HALOBW_SIMULATED_PLATFORM";
+// scripts/simulate: that file's SHA-256 in hex (the launcher hashes the file it
+// hands to smpirun; the program holds no hash code of its own).
+constexpr const char* kSimulatedPlatformSha256 = "HALOBW_SIMULATED_PLATFORM_SHA256";
 
 // What launchers set: the job's task count and this task's number.
 constexpr const char* kTaskCounts[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS",

@@ -34,8 +34,9 @@ enum class RmaSync { pscw, fence };
 // How the host drives MPI while the interior runs (--overlap).
 enum class ProgressMode { wait, poll };
 // How grid coordinates follow the ranks (--placement): rank order, x fastest
-// (linear); a compact sub-block per node (nodes); as MPI_Cart_create with
-// reorder returns them (cart).
+// (linear); a sub-block per node, the one that sends the fewest bytes off
+// the nodes (nodes, plan/rank_map.hpp); as MPI_Cart_create with reorder
+// returns them (cart).
 enum class RankPlacement { linear, nodes, cart };
 
 // When packed faces are sent and unpacked (packing transports only).

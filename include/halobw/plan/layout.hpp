@@ -43,6 +43,11 @@ struct RowSpec {
 // What a row exchanges: its global box, halo, directions and fields.
 [[nodiscard]] Shape shape_of(const Options& opt, const RowSpec& row);
 
+// The row --placement nodes chooses its block for (plan/rank_map.hpp): the
+// largest global box (the most cells, the first of equals, as the automatic
+// grid takes it) at its largest halo width, where the most bytes go.
+[[nodiscard]] Shape placement_shape(const Options& opt, const std::vector<RowSpec>& rows);
+
 // When no piece of any row crosses ranks (every one wraps to its own rank):
 // which pieces, on which grid, and the flag that would make them remote, as
 // "on grid 1x1x2 the ±x faces wrap to the same rank; use --axis z or --grid 2,1,1".

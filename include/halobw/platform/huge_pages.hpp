@@ -1,6 +1,10 @@
 // Huge pages from the kernel: whether transparent huge pages can be had, the
 // allocation and release of a region of whole 2 MiB pages (plan/placement.hpp
-// says what such a region holds), and the host placement of a run.
+// says what such a region holds), and the host placement of a run. Under a
+// simulation the kernel is the simulating machine's, and so is the memory:
+// the allocation is as real as in a measured run, but what the kernel gave it
+// says nothing of a simulated node, and is not recorded (header.hpp,
+// huge_figures_recorded).
 #pragma once
 
 #include <cstddef>

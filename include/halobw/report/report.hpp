@@ -20,6 +20,15 @@
 
 namespace halobw {
 
+// What ran the ranks, for the result files: a simulator and the platform it
+// modeled, or "none" (a measured run), so that the fields are always there.
+struct SimulationInfo {
+  std::string engine = "none";  // "SimGrid SMPI", or "none": measured, not simulated
+  std::string version;          // the engine's version ("3.32"); empty when none
+  std::string platform;         // the platform file as scripts/simulate names it; empty when none or unknown
+  std::string platform_sha256;  // its SHA-256 in hex (from scripts/simulate); empty when none or unknown
+};
+
 // What the header and the result files say of a run: its settings (the
 // table in run_settings.hpp), who ran where, the notes, and the provenance.
 struct HeaderInfo {
@@ -40,6 +49,7 @@ struct HeaderInfo {
   std::vector<std::string> command_line;
   std::string start_utc;  // "2026-11-30T12:00:00Z"
   std::vector<std::pair<std::string, std::optional<std::string>>> environment;
+  SimulationInfo simulation;
 };
 
 // The ranks of one node, the device each uses, in rank order, and its cores.

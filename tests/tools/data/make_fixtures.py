@@ -1,38 +1,31 @@
 #!/usr/bin/env python3
-"""Regenerates the schema_version 3 fixtures of tests/tools from the real benchmark.
+"""Writes the schema_version 4 fixtures of tests/tools (data/v4/) from the real benchmark.
 
 usage: make_fixtures.py [--exe build/halo-bandwidth] [--mpiexec mpiexec]
+                        [--smpi-exe build-smpi/halo-bandwidth]
 
-Each fixture below is one run of halo-bandwidth (small sizes, --iters 3). A CSV/JSON
-pair is two runs with the same options, one per format; so that the pair holds the same
-numbers (test_tools.py checks that both readers give the same rows), the CSV's measured
-numbers are then replaced by the JSON's, printed with the CSV's decimals exactly as the
-benchmark prints them. Everything else in the CSV (settings, whole numbers, Global,
-quoting, provenance, status) is as the benchmark wrote it. The bad_*.{csv,json} files
-are derived from the good ones by one deliberate fault each.
+v4/host_z is a measured run (simulator none); v4/smpi_z the same options run under
+SimGrid's SMPI by scripts/simulate on platforms/this-machine.xml (simulator SimGrid SMPI,
+the platform and its SHA-256). Each is two runs with the same options, one per format;
+so that a pair holds the same numbers (test_tools.py checks that both readers give the
+same rows), the CSV's measured numbers are then replaced by the JSON's, printed with the
+CSV's decimals exactly as the benchmark prints them, and the measured choices (Iters,
+Slowest, Slowest_host) copied from the JSON too. Everything else in the CSV (settings,
+whole numbers, Global, quoting, provenance, status) is as the benchmark wrote it.
 
-The measured choices (Slowest, Slowest_host, and Iters with --iters auto) are copied
-from the JSON too.
-
-Runs that do not complete, as the benchmark leaves their files:
-  host_failed     --check finds a spoiled ghost cell in the second row (exit 1): status
-                  failed, the first row kept (HALOBW_TEST_HOOK_CORRUPT, _FROM_ROW)
-  host_incomplete the job killed from outside while the second row hangs (a rank that
-                  never sends, no watchdog): the checkpoint written after the first row,
-                  status incomplete
-not_a_result.json is a JSON document of another kind (as CMakePresets.json), which
-scripts/plot skips. The version-1 and version-2 fixtures in v1/ and v2/ are kept as they
-were: they prove old files still read.
+The version-3 fixtures in data/ (complete, failed and incomplete runs, the bad_*
+files derived from them, concat.csv and not_a_result.json) were written by this script
+before version 4 (git log -p tests/tools/data/make_fixtures.py shows how) and are kept as
+they were, as are the version-1 and version-2 fixtures in v1/ and v2/: they prove older
+files still read.
 """
 import argparse
 import csv
 import io
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
@@ -40,48 +33,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
 import halobw_results as hr  # noqa: E402
 
 COMMON = ["--iters", "3", "--warmup", "2"]
-# name, ranks, options, formats
-FIXTURES = [
-    ("host_z", 2, ["--axis", "z", "--sizes", "16,32,48"], ("csv", "json")),
-    ("host_overlap", 2, ["--axis", "z", "--sizes", "16,32", "--halo", "1,2", "--fields", "2", "--breakdown",
-                         "--overlap", "--limit", "--repeats", "2"], ("csv", "json")),
-    ("host_local_box", 2, ["--local", "8,12", "--stencil", "box", "--method", "rma"], ("csv", "json")),
-    ("host_x_self", 2, ["--axis", "x", "--sizes", "16,32", "--breakdown", "--limit"], ("csv", "json")),
-    ("host_z_kernel", 2, ["--axis", "z", "--sizes", "16,32", "--pack", "kernel", "--schedule", "bulk"],
-     ("csv",)),
-    ("host_faces", 4, ["--faces", "--sizes", "16,24"], ("csv",)),
-    ("host_faces_separate", 4, ["--faces", "--sizes", "16,24", "--fields", "3", "--messages", "separate",
-                                "--method", "persistent"], ("csv",)),
-    ("host_uneven", 4, ["--grid", "1,2,2", "--axis", "z", "--sizes", "16,17", "--hugepages", "off"],
-     ("csv", "json")),
-    ("host_local_overlap", 2, ["--local", "8,16", "--axis", "z", "--overlap", "--streams", "2", "--progress",
-                               "poll", "--method", "neighbor"], ("json",)),
-    # K chosen by time per row, and every rank's time, bytes and host (JSON).
-    ("host_auto_per_rank", 4, ["--faces", "--sizes", "16,17", "--iters", "auto", "--min-time", "0.01",
-                               "--per-rank"], ("csv", "json")),
-    # A box of extents beside a cube (no N in either row: Global names the box) and walls along y and z.
-    ("host_box_walls", 4, ["--faces", "--sizes", "16x12x8,12", "--periodic", "x"], ("csv", "json")),
-    # Per-rank bricks, one no cube (Local in every row), walls on every axis, MPI_Cart_create's placement.
-    ("host_local_extents", 2, ["--local", "8x6x4,6", "--stencil", "box", "--periodic", "none", "--placement",
-                               "cart"], ("csv", "json")),
-    # --overlap on a box of extents beside a cube (plot --overlap's axis for boxes).
-    ("host_box_overlap", 2, ["--axis", "z", "--sizes", "16x16x8,16,32x16x16", "--overlap"], ("json",)),
-    # The node-aware placement on one node (node grid 1x1x1), a halo sweep.
-    ("host_nodes", 4, ["--faces", "--sizes", "12,16", "--halo", "1,2", "--placement", "nodes"], ("json",)),
-]
-
-
-# name, ranks, options, fault hooks, the exit code the run ends with
-FAILED = ("host_failed", 2, ["--axis", "z", "--sizes", "16,32,48", "--check"],
-          {"HALOBW_TEST_HOOK_CORRUPT": "1", "HALOBW_TEST_HOOK_FROM_ROW": "2"}, 1)
-INCOMPLETE = ("host_incomplete", 2, ["--axis", "z", "--sizes", "16,32", "--timeout", "0"],
-              {"HALOBW_TEST_HOOK_SKIP_SENDS": "1", "HALOBW_TEST_HOOK_FROM_ROW": "2"})
-NOT_A_RESULT = """{
-  "version": 6,
-  "cmakeMinimumRequired": {"major": 3, "minor": 25, "patch": 0},
-  "configurePresets": [{"name": "host", "binaryDir": "${sourceDir}/build"}]
-}
-"""
+# name, ranks, options: each written once per format into v4/, the CSV's numbers then the JSON's.
+V4_FIXTURES = [("host_z", 2, ["--axis", "z", "--sizes", "16,32,48"])]
+# The same options simulated by SimGrid's SMPI on the platform calibrated to this machine.
+SIMULATED = ("smpi_z", 2, ["--axis", "z", "--sizes", "16,32,48"], "platforms/this-machine.xml")
 
 
 def command(exe, mpiexec, ranks, options, fmt, out):
@@ -102,24 +57,6 @@ def run(exe, mpiexec, ranks, options, fmt, out, hooks=None, rc=0):
                        cwd=os.path.dirname(out), capture_output=True, text=True)
     if p.returncode != rc:
         sys.exit(f"{out}: exit {p.returncode}, want {rc}\n{p.stderr}")
-
-
-def run_killed(exe, mpiexec, ranks, options, fmt, out, hooks):
-    """Starts a run that hangs in its second row, waits for the file its first row leaves, and
-    kills the job: the file is the checkpoint of a run still measuring."""
-    if os.path.exists(out):
-        os.remove(out)
-    p = subprocess.Popen(command(exe, mpiexec, ranks, options, fmt, out), env=environment(hooks),
-                         cwd=os.path.dirname(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
-    deadline = time.time() + 60
-    while not os.path.exists(out) and time.time() < deadline:
-        time.sleep(0.1)
-    time.sleep(0.5)  # the second row is under way, and hangs
-    os.killpg(p.pid, signal.SIGKILL)
-    p.wait()
-    if not os.path.exists(out):
-        sys.exit(f"{out}: no checkpoint written within 60 s")
 
 
 def align(csv_path, json_path):
@@ -158,41 +95,14 @@ def align(csv_path, json_path):
         f.write("\n".join(out) + "\n")
 
 
-def lines(path):
-    with open(path, newline="") as f:
-        return f.read().split("\n")
-
-
-def write(name, text):
-    with open(os.path.join(HERE, name), "w", newline="") as f:
-        f.write(text)
-
-
-def derive_bad():
-    z = lines(os.path.join(HERE, "host_z.csv"))
-    # The last field of the second row cut off (the environment column).
-    write("bad_field_count.csv", "\n".join(z[:2] + [z[2].rsplit(",", 1)[0]] + z[3:]))
-    header = z[0].split(",")
-    drop = header.index("Uni_GBps")
-
-    def without(line):
-        rec = next(csv.reader([line]))
-        del rec[drop]
-        return ",".join(hr.csv_field(v) for v in rec)
-
-    write("bad_missing_column.csv", "\n".join([without(z[0])] + [without(l) for l in z[1:] if l] + [""]))
-    rec = next(csv.reader([z[2]]))
-    rec[header.index("Time_us")] += "us"
-    write("bad_number.csv", "\n".join(z[:2] + [",".join(hr.csv_field(v) for v in rec)] + z[3:]))
-    # A quoted field (the command line) that is never closed.
-    write("bad_unclosed_quote.csv", "\n".join(z[:3] + [z[3].replace('",', ",", 1)] + [""]))
-    j = lines(os.path.join(HERE, "host_z.json"))
-    rows_at = next(i for i, l in enumerate(j) if l.startswith(' "rows"'))
-    cut = j[rows_at + 2]
-    write("bad_truncated.json", "\n".join(j[:rows_at + 2] + [cut[:len(cut) // 2]]))  # no line end
-    first = j[rows_at + 1]
-    write("bad_n_and_l.json", "\n".join(j[:rows_at + 1] + [first.replace('{"N":16,', '{"N":16,"L":8,')]
-                                        + j[rows_at + 2:]))
+def simulate(root, smpi_exe, ranks, options, platform, fmt, out):
+    """One run under SMPI through scripts/simulate (which names the platform and its SHA-256)."""
+    cmd = [sys.executable, os.path.join(root, "scripts", "simulate"), "--platform", os.path.join(root, platform),
+           "-n", str(ranks), "--exe", smpi_exe, "--", *COMMON, *options, "--format", fmt, "--output", out,
+           "--quiet", "--timeout", "0"]
+    p = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{out}: exit {p.returncode}\n{p.stderr}")
 
 
 def main():
@@ -200,32 +110,26 @@ def main():
     root = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
     ap.add_argument("--exe", default=os.path.join(root, "build", "halo-bandwidth"))
     ap.add_argument("--mpiexec", default="mpiexec")
+    ap.add_argument("--smpi-exe", default=os.path.join(root, "build-smpi", "halo-bandwidth"),
+                    help="the program built with the smpi preset, for the simulated fixture")
     args = ap.parse_args()
     exe = os.path.abspath(args.exe)
-    for name, ranks, options, formats in FIXTURES:
-        for fmt in formats:
-            run(exe, args.mpiexec, ranks, options, fmt, os.path.join(HERE, f"{name}.{fmt}"))
-        if formats == ("csv", "json"):
-            align(os.path.join(HERE, f"{name}.csv"), os.path.join(HERE, f"{name}.json"))
-    name, ranks, options, hooks, rc = FAILED
+    v4 = os.path.join(HERE, "v4")
+    os.makedirs(v4, exist_ok=True)
+    for name, ranks, options in V4_FIXTURES:
+        for fmt in ("csv", "json"):
+            run(exe, args.mpiexec, ranks, options, fmt, os.path.join(v4, f"{name}.{fmt}"))
+        align(os.path.join(v4, f"{name}.csv"), os.path.join(v4, f"{name}.json"))
+    name, ranks, options, platform = SIMULATED
     for fmt in ("csv", "json"):
-        run(exe, args.mpiexec, ranks, options, fmt, os.path.join(HERE, f"{name}.{fmt}"), hooks, rc)
-    align(os.path.join(HERE, f"{name}.csv"), os.path.join(HERE, f"{name}.json"))
-    name, ranks, options, hooks = INCOMPLETE
-    for fmt in ("csv", "json"):
-        run_killed(exe, args.mpiexec, ranks, options, fmt, os.path.join(HERE, f"{name}.{fmt}"), hooks)
-    align(os.path.join(HERE, f"{name}.csv"), os.path.join(HERE, f"{name}.json"))
-    write("not_a_result.json", NOT_A_RESULT)
-    # Two runs in one CSV file, as `cat host_z.csv host_uneven.csv` makes them.
-    concat = "".join(open(os.path.join(HERE, n), newline="").read() for n in ("host_z.csv", "host_uneven.csv"))
-    write("concat.csv", concat)
-    derive_bad()
-    for n in sorted(os.listdir(HERE)):
-        if n.endswith((".csv", ".json")) and not n.startswith(("bad_", "not_a_result")):
-            f = hr.read(os.path.join(HERE, n))
-            problems = hr.csv_format_problems(f.path) if f.kind == "csv" else []
-            print(f"{n}: version {f.version}, {len(f.rows)} rows, {f.status['state']}"
-                  + (f"; {problems}" if problems else ""))
+        simulate(root, os.path.abspath(args.smpi_exe), ranks, options, platform, fmt,
+                 os.path.join(v4, f"{name}.{fmt}"))
+    align(os.path.join(v4, f"{name}.csv"), os.path.join(v4, f"{name}.json"))
+    for n in sorted(os.listdir(v4)):
+        f = hr.read(os.path.join(v4, n))
+        problems = hr.csv_format_problems(f.path) if f.kind == "csv" else []
+        print(f"v4/{n}: version {f.version}, {len(f.rows)} rows, {f.status['state']}, "
+              f"simulator {f.runs[0].simulator['engine']}" + (f"; {problems}" if problems else ""))
 
 
 if __name__ == "__main__":
