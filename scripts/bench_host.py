@@ -51,9 +51,14 @@ Sections (--sections, default all):
             as 2 nodes of 4 on 4x2x1 and 4 ranks as 2 nodes of 2 on 2x2x1,
             --faces, extents where nodes sends 4x, 2x, 1x and 0.5x the
             off-node bytes of linear; the time ratio beside the byte ratio
+  simulated the model against the real run: 2 ranks on one node, ±z on 1x1x2,
+            N = 64, 128, 256, --breakdown, both packs; the real run (Open MPI,
+            --build) interleaved with the same command under SimGrid's SMPI on
+            platforms/this-machine.xml (--smpi-build), and once with the
+            computation not simulated (the network model alone, deterministic)
 
 Usage: scripts/bench_host.py [--build build] [--baseline OLD_BUILD] [--sections a,b]
-                             [--pairs 5] [--markdown FILE]
+                             [--pairs 5] [--markdown FILE] [--smpi-build build-smpi]
 """
 import argparse
 import json
@@ -887,11 +892,75 @@ def section_placement(args, emit):
     emit()
 
 
+# The phases --breakdown prints, in the order of the table of section simulated.
+PHASES = ("Time_us", "Pack_us", "Mpi_us", "Unpack_us", "Xfer_us")
+
+
+def simulated_table(smpi_exe, flags, cfg=()):
+    """Rows of one run of the same command under SimGrid's SMPI on platforms/this-machine.xml (2 ranks, one node),
+    keyed as table()'s."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+    cmd = [sys.executable, os.path.join(root, "scripts", "simulate"), "--platform",
+           os.path.join(root, "platforms", "this-machine.xml"), "-n", "2", "--exe", smpi_exe, *cfg, "--"] + flags
+    out = subprocess.run(cmd, capture_output=True, text=True, env=ENV, check=True).stdout
+    cols, rows = None, {}
+    for line in out.splitlines():
+        if line.startswith("# N "):
+            cols = line[2:].split()
+        elif line and not line.startswith("#"):
+            row = dict(zip(cols, line.split()))
+            rows[(int(row["N"]), 0)] = row
+    return rows
+
+
+def section_simulated(args, emit):
+    emit("### The model against the real run: 2 ranks on this machine and on platforms/this-machine.xml\n")
+    smpi_exe = os.path.join(args.smpi_build, "halo-bandwidth")
+    if shutil.which("smpirun") is None or not os.access(smpi_exe, os.X_OK):
+        emit(f"Skipped: no smpirun, or no {smpi_exe} (cmake --preset smpi && cmake --build --preset smpi).\n")
+        return
+    exe = os.path.join(args.build, "halo-bandwidth")
+    emit("The same command, real (Open MPI, 2 ranks on this machine's shared memory) and simulated (SMPI, 2 ranks on "
+         "one node of platforms/this-machine.xml, `scripts/simulate`), run one after the other in alternating "
+         "order. real and sim: the medians over the pairs; sim/real: the median of the per-pair ratios, quartiles "
+         "in brackets; best: the real run's least (its best rate) over the pairs, the nearest to a quiet machine. net: "
+         "the simulated run with `--cfg=smpi/simulate-computation:no`, the network model alone (no computation "
+         "injected; deterministic, run once). Pack_us and Unpack_us are 0 on the datatype path.\n")
+    load = os.getloadavg()
+    emit(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)\n")
+    emit("| pack | N | phase | real | sim | sim/real | real, best | net |")
+    emit("|---|---|---|---|---|---|---|---|")
+    cmds = []
+    for pack in ("datatype", "kernel"):
+        f = ["--axis", "z", "--grid", "1,1,2", "--pack", pack, "--sizes", "64,128,256", "--breakdown", "--iters", "50",
+             "--warmup", "5", "--repeats", "3"]
+        got = interleave({"real": (exe, 2, f), "sim": lambda f=f: simulated_table(smpi_exe, f)}, args.pairs)
+        net = simulated_table(smpi_exe, f, ["--cfg=smpi/simulate-computation:no"])
+        cmds.append(shown(exe, 2, f))
+        cmds.append(f"scripts/simulate --platform platforms/this-machine.xml -n 2 --exe {os.path.relpath(smpi_exe)} "
+                    f"[--cfg=smpi/simulate-computation:no] -- " + " ".join(f))
+        for n in (64, 128, 256):
+            for k in PHASES + ("Uni_GBps",):
+                real = [float(r[(n, 0)][k]) for r in got["real"]]
+                sim = [float(r[(n, 0)][k]) for r in got["sim"]]
+                ratios = [b / a for a, b in zip(real, sim) if a > 0]
+                best = max(real) if k == "Uni_GBps" else min(real)
+                d = 2 if k == "Uni_GBps" else 1
+                emit(f"| {pack} | {n} | {k} | {med(real):.{d}f} | {med(sim):.{d}f} | "
+                     f"{ratio_text(ratios) if ratios else '-'} | {best:.{d}f} | {float(net[(n, 0)][k]):.{d}f} |")
+    load = os.getloadavg()
+    emit()
+    emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
+    emit()
+
+
 SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
             "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
             "bestplain": section_bestplain, "regions": section_regions,
             "shapes": section_shapes,
-            "methods": section_methods, "network": section_network, "placement": section_placement}
+            "methods": section_methods, "network": section_network, "placement": section_placement,
+            "simulated": section_simulated}
 
 
 def main():
@@ -906,6 +975,7 @@ def main():
     ap.add_argument("--cases", help="bestplain: only these cases, STENCIL-PACK, comma-separated "
                     "(x-kernel, faces-kernel, box-kernel, x-datatype; default all)")
     ap.add_argument("--markdown", help="also write the figures as Markdown here")
+    ap.add_argument("--smpi-build", default="build-smpi", help="the smpi preset's build (section simulated)")
     args = ap.parse_args()
     for needs in ("onepass", "regions"):
         if needs in args.sections.split(",") and not args.baseline:

@@ -13,6 +13,12 @@ Suites:
              (huge pages, host memory per node, peak resident memory) n/a, the nodes' cores the platform's
              (64), not this machine's, and the JSON and CSV files recording SimGrid SMPI, its version, the
              platform and the platform file's SHA-256
+  model      the network model's rates, with the computation not simulated (so the simulated times are
+             deterministic): on platforms/lumi-g-like.xml, 2 ranks exchanging ±z in one node and on two nodes
+             give back seed 000's pair rates that the platform was built from (19.74 and 11.24 GB/s one way,
+             within 10%); on platforms/this-machine.xml, 2 ranks in one node give twice the loopback's
+             bandwidth (each of the two messages a rank sends at once gets all of it: SimGrid's loopback
+             is a FATPIPE), within 10%. Large faces, so that latency is below 1% of the time
   limits     the two 30-line programs beside the refusals: tests/smpi/persistent.c and neighbor.c must
              still fail under this SimGrid. When one passes, SimGrid was fixed: lift the refusal it backs
              (src/exchange/method_p2p.cpp, method_neighbor.cpp) and this case
@@ -24,10 +30,12 @@ import csv
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIMULATE = os.path.join(ROOT, "scripts", "simulate")
@@ -56,8 +64,8 @@ class Failed(Exception):
     pass
 
 
-def simulate(exe, ranks, flags, program=None, env=None):
-    cmd = [sys.executable, SIMULATE, "--platform", PLATFORM, "-n", str(ranks), "--exe", program or exe]
+def simulate(exe, ranks, flags, program=None, env=None, platform=PLATFORM, ours=()):
+    cmd = [sys.executable, SIMULATE, "--platform", platform, "-n", str(ranks), "--exe", program or exe, *ours]
     cmd += ["--"] + flags
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False,
                        env=dict(os.environ, **(env or {})))
@@ -139,6 +147,41 @@ def e2e(args):
     print("ok: a send to no rank: exit 3, the rank's error named")
 
 
+# The model's rates: 2 ranks, ±z on 1x1x2, one 8 MiB face each way (Send_B 16 MiB a rank), no computation
+# injected. Each case: platform, ranks per node, the one-way rate expected (GB/s), and where it comes from.
+MODEL_FLAGS = ["--axis", "z", "--grid", "1,1,2", "--sizes", "1024x1024x4", "--iters", "3", "--warmup", "1",
+               "--hugepages", "off"]
+NO_COMPUTATION = ["--cfg=smpi/simulate-computation:no"]
+SEED_IN_NODE, SEED_OFF_NODE = 19.74, 11.24  # seed 000, LUMI-G, n = 2048: in-package pair, two nodes
+
+
+def loopback_gbps(platform):
+    """The loopback bandwidth of the platform's cluster, in GB/s (the XML's "6.15GBps")."""
+    text = next(el.get("loopback_bw") for el in ET.parse(platform).getroot().iter() if el.tag == "cluster")
+    value, unit = re.fullmatch(r"([0-9.]+)([GM])Bps", text).groups()
+    return float(value) * (1 if unit == "G" else 1e-3)
+
+
+def model(args):
+    lumi = os.path.join(ROOT, "platforms", "lumi-g-like.xml")
+    here = os.path.join(ROOT, "platforms", "this-machine.xml")
+    cases = [(lumi, 2, SEED_IN_NODE, "seed 000's in-package pair"),
+             (lumi, 1, SEED_OFF_NODE, "seed 000's pair on two nodes"),
+             (here, 2, 2 * loopback_gbps(here), "twice this-machine.xml's loopback_bw")]
+    for platform, per_node, want, source in cases:
+        rc, out, err, cmd = simulate(args.exe, 2, MODEL_FLAGS, platform=platform,
+                                     ours=NO_COMPUTATION + ["--ranks-per-node", str(per_node)])
+        cols = next((l[2:].split() for l in out.splitlines() if l.startswith("# Global ")), None)
+        rows = [dict(zip(cols, l.split())) for l in out.splitlines() if l and not l.startswith("#")] if cols else []
+        if rc != 0 or len(rows) != 1:
+            raise Failed(f"{cmd}\nexit {rc}, {len(rows)} rows\n{out}\n{err}")
+        got = float(rows[0]["Uni_GBps"])
+        nodes = "one node" if per_node == 2 else "two nodes"
+        if not 0.9 * want <= got <= 1.1 * want:
+            raise Failed(f"{cmd}\nUni_GBps {got} on {nodes}, expected {want:.2f} ({source}) within 10%\n{out}")
+        print(f"ok: {os.path.basename(platform)}, 2 ranks on {nodes}: {got} GB/s, {source} {want:.2f} within 10%")
+
+
 # Each program, its ranks, and what shows that SMPI still gets it wrong: the
 # wrong values it prints (exit 1), or SimGrid's abort.
 LIMITS = [
@@ -163,13 +206,13 @@ def main():
     p.add_argument("--exe", required=True)
     p.add_argument("--persistent", required=True)
     p.add_argument("--neighbor", required=True)
-    p.add_argument("suite", choices=["e2e", "limits"])
+    p.add_argument("suite", choices=["e2e", "model", "limits"])
     args = p.parse_args()
     if shutil.which("smpirun") is None:
         print("SKIP: SimGrid's smpirun is not installed (Debian's libsimgrid-dev: scripts/setup.sh smpi)")
         return 77
     try:
-        {"e2e": e2e, "limits": limits}[args.suite](args)
+        {"e2e": e2e, "model": model, "limits": limits}[args.suite](args)
     except Failed as e:
         print(f"FAILED: {e}")
         return 1
