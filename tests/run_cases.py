@@ -317,7 +317,8 @@ def faults(r):
             lines = [l for l in err.splitlines() if l.startswith("halo-bandwidth: timeout on rank")]
             phase = "N=16 --check exchange" if "--check" in flags else "N=16 warm-up and timed exchanges"
             # Any rank's line that names the silent peer in the phase of the fault.
-            named = [l for l in lines if phase in l and f"ghost face from rank {silent} (receive, tag" in l
+            named = [l for l in lines if phase in l
+                     and re.search(rf"ghost (face|faces|edges|corners|pieces) from rank {silent} \(receive, tag", l)
                      and " after 2 s in MPI_Wait" in l]
             if rc != 4 or not named or not all("N=16" in l for l in lines):
                 r.fail(what, f"exit {rc}, want 4\n{err}")

@@ -186,7 +186,9 @@ int compare_all(const std::vector<Dims3>& grids, const std::vector<std::int64_t>
         for (int a = 0; a < 3; ++a) fits = fits && n / dims[a] >= h;
         if (!fits) continue;
         for (const bool box : {false, true}) {
-          for (const auto& pair : {std::pair<int, Messages>{1, Messages::aggregated},
+          for (const auto& pair : {std::pair<int, Messages>{1, Messages::peer},
+                                   {1, Messages::aggregated},
+                                   {3, Messages::peer},
                                    {3, Messages::aggregated},
                                    {3, Messages::separate}}) {
             for (const SelfMode self : {SelfMode::copy, SelfMode::mpi}) {

@@ -44,10 +44,15 @@ TEST(Faces, SeedExampleTwoRanksZ) {
       EXPECT_EQ(f.recv_peer, 1 - r);
       EXPECT_FALSE(f.self);
     }
-    // Same pair, two messages: tags differ by direction.
-    const MessageTable t = make_message_table(p, SelfMode::copy);
+    // Same pair, two messages per piece: tags differ by direction.
+    const MessageTable t = make_message_table(p, SelfMode::copy, Messages::aggregated);
     ASSERT_EQ(t.messages.size(), 2u);
     EXPECT_NE(t.messages[0].tag, t.messages[1].tag);
+    // One message per peer (the default): both faces, one after the other.
+    const MessageTable one = make_message_table(p, SelfMode::copy);
+    ASSERT_EQ(one.messages.size(), 1u);
+    EXPECT_EQ(one.messages[0].parts.size(), 2u);
+    EXPECT_EQ(one.messages[0].count, t.buffer_values);
   }
 }
 
@@ -181,7 +186,8 @@ TEST(Rows, EachRowPlannedOnce) {
   EXPECT_EQ(rows[1].label, "N=12 H=2");
   EXPECT_EQ(rows[1].mine.rank, 3);
   EXPECT_EQ(rows[1].mine.halo, 2);
-  EXPECT_EQ(rows[1].table.messages.size(), 4u);  // 4 remote faces, 2 self faces copied
+  // 4 remote faces, in a message per peer (the x pair, the y pair); 2 self faces copied.
+  EXPECT_EQ(rows[1].table.messages.size(), 2u);
   EXPECT_EQ(rows[2].all.send_max, 2u * 8 * 1 * 13 * 7 * 2);
   EXPECT_EQ(rows[2].all.send_min, 2u * 8 * 1 * 13 * 6 * 2);
   EXPECT_EQ(rows[2].all.most.offnode_faces, 2);
@@ -193,7 +199,7 @@ TEST(Rows, EachRowPlannedOnce) {
   const std::vector<RowPlan> own = plan_own_rows(o, row_specs(o, g), g, 3, node_ids({"a", "a", "b", "b"}));
   ASSERT_EQ(own.size(), 4u);
   EXPECT_EQ(own[3].mine.brick.extent, rows[3].mine.brick.extent);
-  EXPECT_EQ(own[1].table.messages.size(), 4u);
+  EXPECT_EQ(own[1].table.messages.size(), 2u);
   EXPECT_EQ(own[2].all.send_max, own[2].mine.remote_bytes);
   EXPECT_EQ(own[2].all.send_min, own[2].mine.remote_bytes);
   EXPECT_EQ(own[2].all.node_out_max, own[2].mine.offnode_bytes);
@@ -244,7 +250,7 @@ TEST(Messages, TableFromPieces) {
   const ProcGrid g({1, 1, 2});
   Shape s = cube(16, 2, kAll, 3);
   const RankPlan p = make_rank_plan(g, s, 0);  // 16x16x8 owned, h = 2, 3 fields
-  const MessageTable copy = make_message_table(p, SelfMode::copy);
+  const MessageTable copy = make_message_table(p, SelfMode::copy, Messages::aggregated);
   ASSERT_EQ(copy.messages.size(), 2u);  // +-z go to rank 1
   EXPECT_EQ(copy.copies, (std::vector<int>{0, 1, 2, 3}));
   const std::size_t z_cells = 2u * 16 * 16;
@@ -253,12 +259,12 @@ TEST(Messages, TableFromPieces) {
     EXPECT_EQ(m.fields, 3);
     EXPECT_EQ(m.count, 3 * z_cells);
     EXPECT_EQ(m.offset, offset);
-    EXPECT_EQ(m.tag, p.pieces[static_cast<std::size_t>(m.piece)].dir);
+    EXPECT_EQ(m.tag, p.pieces[static_cast<std::size_t>(m.piece())].dir);
     offset += m.count;
   }
   EXPECT_EQ(copy.buffer_values, offset);
   EXPECT_EQ(p.remote_bytes, 8u * 3 * 2 * z_cells);
-  const MessageTable mpi = make_message_table(p, SelfMode::mpi);
+  const MessageTable mpi = make_message_table(p, SelfMode::mpi, Messages::aggregated);
   EXPECT_TRUE(mpi.copies.empty());
   EXPECT_EQ(mpi.messages.size(), 6u);
   EXPECT_EQ(mpi.buffer_values, 3 * (2 * z_cells + 4u * 2 * 16 * 8));
@@ -357,7 +363,7 @@ TEST(Messages, SeparateMessagesPerField) {
   std::set<int> tags;
   for (const Message& m : t.messages) {
     EXPECT_EQ(m.fields, 1);
-    EXPECT_EQ(m.tag, p.pieces[static_cast<std::size_t>(m.piece)].dir + kDirections * m.first_field);
+    EXPECT_EQ(m.tag, p.pieces[static_cast<std::size_t>(m.piece())].dir + kDirections * m.first_field);
     tags.insert(m.tag);
   }
   EXPECT_EQ(tags.size(), 6u);
@@ -378,10 +384,11 @@ TEST(Routes, PeersTagsLandingsAndTheWatchdogsWords) {
   EXPECT_EQ(first.what_recv, "the +z ghost face field 0 from rank 1 (receive, tag 4)");
   EXPECT_EQ(first.what_send, "rank 1 to take the face field 0 sent -z (send, tag 4)");
   // It lands in the high ghost layer of the 18x18x10 padded brick.
-  EXPECT_EQ(first.landing_box, (std::array<int, 9>{18, 18, 10, 16, 16, 1, 1, 1, 9}));
+  ASSERT_EQ(first.landing_boxes.size(), 1u);
+  EXPECT_EQ(first.landing_boxes[0], (std::array<int, 9>{18, 18, 10, 16, 16, 1, 1, 1, 9}));
   EXPECT_EQ(routes[3].what_recv, "the -z ghost face field 1 from rank 1 (receive, tag 31)");
   // Aggregated: no field named.
-  const std::vector<Route> one = plan_routes(p, make_message_table(p, SelfMode::copy));
+  const std::vector<Route> one = plan_routes(p, make_message_table(p, SelfMode::copy, Messages::aggregated));
   EXPECT_EQ(one[1].what_send, "rank 1 to take the face sent +z (send, tag 5)");
 }
 
@@ -660,18 +667,18 @@ TEST(Messages, RowGroupsShareRowsOfOneField) {
   using Groups = std::vector<std::vector<int>>;
   // ±x on 2x1x1: both faces hold every owned row, sent and received.
   const RankPlan x = plan(ProcGrid({2, 1, 1}), 16, 1, kX, 0);
-  const MessageTable tx = make_message_table(x, SelfMode::copy);
+  const MessageTable tx = make_message_table(x, SelfMode::copy, Messages::aggregated);
   EXPECT_EQ(line_groups(x, tx, BoxSide::send), (Groups{{0, 1}}));
   EXPECT_EQ(line_groups(x, tx, BoxSide::recv), (Groups{{0, 1}}));
   // ±z on 1x1x2: no row in common.
   const RankPlan z = plan(ProcGrid({1, 1, 2}), 16, 2, kZ, 0);
-  const MessageTable tz = make_message_table(z, SelfMode::copy);
+  const MessageTable tz = make_message_table(z, SelfMode::copy, Messages::aggregated);
   EXPECT_EQ(line_groups(z, tz, BoxSide::send), (Groups{{0}, {1}}));
   EXPECT_EQ(line_groups(z, tz, BoxSide::recv), (Groups{{0}, {1}}));
   // All faces on 2x2x1 (±z are self copies): the y faces send rows the x
   // faces send too, but fill ghost rows of their own.
   const RankPlan all = plan(ProcGrid({2, 2, 1}), 16, 1, kAll, 0);
-  const MessageTable ta = make_message_table(all, SelfMode::copy);
+  const MessageTable ta = make_message_table(all, SelfMode::copy, Messages::aggregated);
   ASSERT_EQ(ta.messages.size(), 4u);
   EXPECT_EQ(line_groups(all, ta, BoxSide::send), (Groups{{0, 1, 2, 3}}));
   EXPECT_EQ(line_groups(all, ta, BoxSide::recv), (Groups{{0, 1}, {2}, {3}}));
@@ -681,6 +688,6 @@ TEST(Messages, RowGroupsShareRowsOfOneField) {
   ASSERT_EQ(ts.messages.size(), 4u);  // -x field 0, -x field 1, +x field 0, +x field 1
   EXPECT_EQ(line_groups(two, ts, BoxSide::send), (Groups{{0, 2}, {1, 3}}));
   // Aggregated, one message carries both fields: the same groups as one field.
-  const MessageTable tg = make_message_table(two, SelfMode::copy);
+  const MessageTable tg = make_message_table(two, SelfMode::copy, Messages::aggregated);
   EXPECT_EQ(line_groups(two, tg, BoxSide::recv), (Groups{{0, 1}}));
 }

@@ -374,8 +374,8 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
       ->transform(whole(1, kMaxFields))
       ->type_name("K");
   add_choice(*s, "--messages", o.messages,
-             "with K fields: one message per neighbour carrying all K (aggregated, default) or K messages "
-             "(separate)");
+             "one message per neighbour rank carrying every piece and field it gets (peer, default), one per "
+             "piece carrying all K fields (aggregated), or one per piece and field (separate)");
   add_choice(*s, "--hugepages", o.hugepages,
              "host fields and buffers 2 MiB aligned and advised to transparent huge pages (on, default) "
              "or as the allocator gives them (off); device memory is unaffected");

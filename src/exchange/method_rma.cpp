@@ -10,18 +10,27 @@ namespace halobw {
 
 namespace {
 
-// A landing as numbers, for the set-up exchange: count, subarray[9], then one address per part.
+// A landing as numbers, for the set-up exchange: count, parts, the subarrays
+// (9 numbers each, none when contiguous), then one address per part.
 std::vector<long long> encode(const Landing& l) {
-  std::vector<long long> v{l.count};
-  for (int x : l.subarray) v.push_back(x);
+  std::vector<long long> v{l.count, static_cast<long long>(l.subarrays.size())};
+  for (const Subarray& s : l.subarrays) v.insert(v.end(), s.begin(), s.end());
   for (MPI_Aint a : l.where) v.push_back(static_cast<long long>(a));
   return v;
 }
-Landing decode(const std::vector<long long>& v) {
+// The longest landing of `parts` parts.
+std::size_t encoded_size(std::size_t parts) { return 2 + 10 * parts; }
+Landing decode(const std::vector<long long>& v, std::size_t parts) {
   Landing l;
   l.count = static_cast<int>(v[0]);
-  for (std::size_t i = 0; i < 9; ++i) l.subarray[i] = static_cast<int>(v[1 + i]);
-  for (std::size_t i = 10; i < v.size(); ++i) l.where.push_back(static_cast<MPI_Aint>(v[i]));
+  const auto subarrays = static_cast<std::size_t>(v[1]);
+  std::size_t i = 2;
+  for (std::size_t s = 0; s < subarrays; ++s) {
+    Subarray a{};
+    for (int& x : a) x = static_cast<int>(v[i++]);
+    l.subarrays.push_back(a);
+  }
+  for (std::size_t p = 0; p < parts; ++p) l.where.push_back(static_cast<MPI_Aint>(v[i++]));
   return l;
 }
 
@@ -95,7 +104,7 @@ class Rma final : public Method {
       const Endpoint& from = w.parts[p];
       const bool contiguous = there.contiguous();
       check_mpi(MPI_Put(from.address, from.count, from.type, w.send_peer, there.where[p],
-                        contiguous ? there.count : 1, contiguous ? MPI_DOUBLE : target_types_[m].get(), win_),
+                        contiguous ? there.count : 1, contiguous ? MPI_DOUBLE : target_types_[m][p].get(), win_),
                 "MPI_Put", w.send_peer);
     }
   }
@@ -179,7 +188,7 @@ class Rma final : public Method {
     for (std::size_t m = 0; m < n; ++m) {
       const Wire& w = wires_[m];
       mine[m] = encode(w.landing);
-      theirs[m].assign(10 + w.parts.size(), 0);
+      theirs[m].assign(encoded_size(w.parts.size()), 0);
       check_mpi(MPI_Irecv(theirs[m].data(), static_cast<int>(theirs[m].size()), MPI_LONG_LONG, w.send_peer,
                           w.tag, comm, &requests[m]),
                 "MPI_Irecv", w.send_peer);
@@ -193,9 +202,10 @@ class Rma final : public Method {
                 "MPI_Waitall");
     }
     for (std::size_t m = 0; m < n; ++m) {
-      landings_.push_back(decode(theirs[m]));
-      const Landing& l = landings_.back();
-      target_types_.push_back(l.contiguous() ? Datatype() : subarray_datatype(l.subarray));
+      landings_.push_back(decode(theirs[m], wires_[m].parts.size()));
+      std::vector<Datatype> types;
+      for (const Subarray& s : landings_.back().subarrays) types.push_back(subarray_datatype(s));
+      target_types_.push_back(std::move(types));
     }
   }
 
@@ -206,7 +216,7 @@ class Rma final : public Method {
   MPI_Win win_ = MPI_WIN_NULL;
   std::vector<Region> attached_;
   std::vector<Landing> landings_;       // where each message goes on its peer
-  std::vector<Datatype> target_types_;  // the peer's subarray of each message (datatype transport)
+  std::vector<std::vector<Datatype>> target_types_;  // the peer's subarray of each part (datatype transport)
   MPI_Group origins_ = MPI_GROUP_NULL;  // the ranks that put here
   MPI_Group targets_ = MPI_GROUP_NULL;  // the ranks put to
   Awaited receives_;

@@ -161,8 +161,9 @@ Status fill_layout(const Options& opt, int nranks, Layout& layout) {
                     " is " + std::to_string(smallest) + ", below the halo width " + std::to_string(r.halo));
       }
     }
-    // Each message is one MPI count of values: a face of every field it carries.
-    const double carried = opt.messages == Messages::aggregated ? opt.fields : 1;
+    // Each message is one MPI count of values: at least a face of every field it carries
+    // (the peer mode's messages take more pieces only while they fit: plan/messages.hpp).
+    const double carried = opt.messages == Messages::separate ? 1 : opt.fields;
     auto largest = [&](int a) { return block_of(r.global[a], grid.dim(a), 0).extent; };  // the first block
     for (int a = 0; a < 3; ++a) {
       const double elems = carried * static_cast<double>(r.halo) * static_cast<double>(largest((a + 1) % 3)) *

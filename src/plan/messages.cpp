@@ -1,46 +1,99 @@
 #include "halobw/plan/messages.hpp"
 
+#include <climits>
 #include <numeric>
+#include <utility>
 
 namespace halobw {
 
 namespace {
 
-bool share_lines(const RankPlan& plan, const Message& a, const Message& b, BoxSide side) {
-  if (a.first_field >= b.first_field + b.fields || b.first_field >= a.first_field + a.fields) return false;
-  const Piece& pa = plan.pieces[static_cast<std::size_t>(a.piece)];
-  const Piece& pb = plan.pieces[static_cast<std::size_t>(b.piece)];
-  const Box& ba = side == BoxSide::send ? pa.send_box : pa.recv_box;
-  const Box& bb = side == BoxSide::send ? pb.send_box : pb.recv_box;
+bool share_lines(const Box& a, const Box& b) {
   for (int axis = 1; axis < 3; ++axis) {
-    if (ba.lo[axis] >= bb.hi[axis] || bb.lo[axis] >= ba.hi[axis]) return false;
+    if (a.lo[axis] >= b.hi[axis] || b.lo[axis] >= a.hi[axis]) return false;
   }
   return true;
+}
+
+bool share_lines(const RankPlan& plan, const Message& a, const Message& b, BoxSide side) {
+  if (a.first_field >= b.first_field + b.fields || b.first_field >= a.first_field + a.fields) return false;
+  auto box = [&](const Part& part) -> const Box& {
+    const Piece& piece = plan.pieces[static_cast<std::size_t>(part.piece)];
+    return side == BoxSide::send ? piece.send_box : piece.recv_box;
+  };
+  for (const Part& pa : a.parts) {
+    for (const Part& pb : b.parts) {
+      if (share_lines(box(pa), box(pb))) return true;
+    }
+  }
+  return false;
+}
+
+// The pieces that travel through MPI, each list one message's, in direction order.
+std::vector<std::vector<int>> message_pieces(const RankPlan& plan, const std::vector<int>& travelling,
+                                             Messages mode) {
+  std::vector<std::vector<int>> out;
+  if (mode != Messages::peer) {
+    for (const int p : travelling) out.push_back({p});
+    return out;
+  }
+  const std::size_t limit = INT_MAX / static_cast<std::size_t>(plan.fields);  // cells in one MPI count
+  std::vector<std::pair<int, int>> peers;  // of each message in `out`
+  std::vector<std::size_t> cells;          // in each message of `out`
+  std::vector<int> open;                   // per entry of `peers`: its message taking more pieces
+  for (const int p : travelling) {
+    const Piece& piece = plan.pieces[static_cast<std::size_t>(p)];
+    const std::pair<int, int> key{piece.send_peer, piece.recv_peer};
+    const auto n = static_cast<std::size_t>(piece.cells());
+    std::size_t k = 0;
+    while (k < peers.size() && peers[k] != key) ++k;
+    if (k == peers.size()) {
+      peers.push_back(key);
+      open.push_back(-1);
+    }
+    int& m = open[k];
+    if (m < 0 || cells[static_cast<std::size_t>(m)] + n > limit) {
+      m = static_cast<int>(out.size());
+      out.emplace_back();
+      cells.push_back(0);
+    }
+    out[static_cast<std::size_t>(m)].push_back(p);
+    cells[static_cast<std::size_t>(m)] += n;
+  }
+  return out;
 }
 
 }  // namespace
 
 MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mode) {
   MessageTable t;
-  std::size_t offset = 0;
+  std::vector<int> travelling;
   for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
     const Piece& piece = plan.pieces[p];
     if (!piece.sends() && !piece.receives()) continue;  // walls on both sides: nothing travels
     if (piece.self && self == SelfMode::copy) {
       t.copies.push_back(static_cast<int>(p));
-      continue;
+    } else {
+      travelling.push_back(static_cast<int>(p));
     }
-    const bool one = mode == Messages::aggregated || plan.fields == 1;
+  }
+  std::size_t offset = 0;
+  const bool one = mode != Messages::separate || plan.fields == 1;
+  for (const std::vector<int>& pieces : message_pieces(plan, travelling, mode)) {
+    const Piece& first = plan.pieces[static_cast<std::size_t>(pieces.front())];
     for (int f = 0; f < (one ? 1 : plan.fields); ++f) {
       Message m;
-      m.piece = static_cast<int>(p);
       m.first_field = f;
       m.fields = one ? plan.fields : 1;
-      m.tag = piece.dir + (one ? 0 : kDirections * f);
+      m.tag = first.dir + (one ? 0 : kDirections * f);
       m.offset = offset;
-      m.count = static_cast<std::size_t>(piece.cells()) * static_cast<std::size_t>(m.fields);
-      offset += m.count;
-      t.messages.push_back(m);
+      for (const int p : pieces) {
+        m.parts.push_back({p, offset});
+        offset += static_cast<std::size_t>(plan.pieces[static_cast<std::size_t>(p)].cells()) *
+                  static_cast<std::size_t>(m.fields);
+      }
+      m.count = offset - m.offset;
+      t.messages.push_back(std::move(m));
     }
   }
   t.buffer_values = offset;

@@ -25,8 +25,9 @@ enum class Format { table, csv, json };
 enum class Toggle { off, on };
 // The pieces exchanged: the faces only, or faces, edges and corners (26 neighbours).
 enum class StencilKind { star, box };
-// K fields: one message per piece carrying all K, or one per piece and field.
-enum class Messages { aggregated, separate };
+// What one message carries: every piece (and field) for one peer rank, every
+// field of one piece, or one field of one piece.
+enum class Messages { peer, aggregated, separate };
 // How MPI moves the messages.
 enum class MethodKind { p2p, persistent, neighbor, rma };
 // --method rma: the synchronisation.
@@ -114,8 +115,8 @@ struct Names<RmaSync> {
 };
 template <>
 struct Names<Messages> {
-  static constexpr std::array<std::pair<const char*, Messages>, 2> list{
-      {{"aggregated", Messages::aggregated}, {"separate", Messages::separate}}};
+  static constexpr std::array<std::pair<const char*, Messages>, 3> list{
+      {{"peer", Messages::peer}, {"aggregated", Messages::aggregated}, {"separate", Messages::separate}}};
 };
 template <>
 struct Names<StencilKind> {

@@ -35,10 +35,10 @@ struct CopyTargets {
   return {field + b.lo[0] + px * (b.lo[1] + py * b.lo[2]), px, px * py};
 }
 
-// Field f of message `msg` in a packed buffer: the fields one after another,
-// each box x fastest.
-[[nodiscard]] inline StridedBox buffer_box(double* buffer, const Message& msg, int f, const Box& b) {
-  return {buffer + msg.offset + static_cast<std::size_t>(f) * static_cast<std::size_t>(b.cells()),
+// Field f of a message's part in a packed buffer: the part's fields one after
+// another, each box x fastest.
+[[nodiscard]] inline StridedBox buffer_box(double* buffer, const Part& part, int f, const Box& b) {
+  return {buffer + part.offset + static_cast<std::size_t>(f) * static_cast<std::size_t>(b.cells()),
           b.extent(0), b.extent(0) * b.extent(1)};
 }
 
@@ -155,13 +155,15 @@ CopyPlan<ExecSpace, MemSpace> make_copy_plan(const RankPlan& plan, const Message
   // Message m's fields: owned cells into (pack) or ghost cells from (unpack) the packed buffers.
   auto add_message = [&](List& list, BoxSide side, int m) {
     const Message& msg = table.messages[static_cast<std::size_t>(m)];
-    const Piece& piece = plan.pieces[static_cast<std::size_t>(msg.piece)];
     const bool send = side == BoxSide::send;
-    if (send ? !piece.sends() : !piece.receives()) return;  // a wall on that side: no cells travel
-    const Box& box = send ? piece.send_box : piece.recv_box;
-    for (int f = 0; f < msg.fields; ++f) {
-      double* field = to.fields[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)];
-      list.add({field, box, buffer_box(send ? to.send : to.recv, msg, f, box)});
+    for (const Part& part : msg.parts) {
+      const Piece& piece = plan.pieces[static_cast<std::size_t>(part.piece)];
+      if (send ? !piece.sends() : !piece.receives()) continue;  // a wall on that side: no cells travel
+      const Box& box = send ? piece.send_box : piece.recv_box;
+      for (int f = 0; f < msg.fields; ++f) {
+        double* field = to.fields[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)];
+        list.add({field, box, buffer_box(send ? to.send : to.recv, part, f, box)});
+      }
     }
   };
   auto batches = [&](BoxSide side, Flow flow) {

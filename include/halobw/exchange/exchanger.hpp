@@ -231,15 +231,17 @@ class Exchanger {
         const Typed& t = types_[m];
         w.send = t.send;
         w.recv = t.recv;
-        for (int f = 0; f < msg.fields; ++f) {
-          double* field =
-              fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data();
-          w.parts.push_back({field, 1, t.send_one});
-          MPI_Aint where = 0;
-          check_mpi(MPI_Get_address(field, &where), "MPI_Get_address");
-          w.landing.where.push_back(where);
+        for (std::size_t p = 0; p < msg.parts.size(); ++p) {
+          for (int f = 0; f < msg.fields; ++f) {
+            double* field =
+                fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data();
+            w.parts.push_back({field, 1, t.send_one[p]});
+            MPI_Aint where = 0;
+            check_mpi(MPI_Get_address(field, &where), "MPI_Get_address");
+            w.landing.where.push_back(where);
+            w.landing.subarrays.push_back(w.landing_boxes[p]);
+          }
         }
-        w.landing.subarray = w.landing_box;
       }
       ctx.wires.push_back(std::move(w));
     }
@@ -247,41 +249,45 @@ class Exchanger {
   }
 
   // A message on the datatype transport: its send and receive as MPI sees
-  // them, and the subarray of one field's send piece (one-sided puts).
+  // them, and the subarray of one field's send box of each part (one-sided puts).
   struct Typed {
     Endpoint send;
     Endpoint recv;
-    MPI_Datatype send_one = MPI_DATATYPE_NULL;
+    std::vector<MPI_Datatype> send_one;
   };
 
-  // One subarray per piece; a message of several fields is a struct of their
-  // subarrays at absolute addresses, sent from MPI_BOTTOM.
+  // One subarray per piece; a message of several pieces or fields is a
+  // struct of their subarrays at absolute addresses, sent from MPI_BOTTOM.
   void make_datatypes() {
     for (const Message& msg : table_.messages) {
-      const Piece& piece = plan_.pieces[static_cast<std::size_t>(msg.piece)];
       Typed t;
-      t.send = endpoint(piece.send_box, msg, &t.send_one);
-      t.recv = endpoint(piece.recv_box, msg, nullptr);
+      t.send = endpoint(BoxSide::send, msg, &t.send_one);
+      t.recv = endpoint(BoxSide::recv, msg, nullptr);
       types_.push_back(t);
     }
   }
 
-  Endpoint endpoint(const Box& box, const Message& msg, MPI_Datatype* one_field) {
-    owned_types_.push_back(box_datatype(plan_.padded, box));
-    const MPI_Datatype one = owned_types_.back().get();
-    if (one_field != nullptr) *one_field = one;
-    if (msg.fields == 1) return {fields_[static_cast<std::size_t>(msg.first_field)].data(), 1, one};
-    std::vector<int> lengths(static_cast<std::size_t>(msg.fields), 1);
-    std::vector<MPI_Aint> where(static_cast<std::size_t>(msg.fields));
-    std::vector<MPI_Datatype> types(static_cast<std::size_t>(msg.fields), one);
-    for (int f = 0; f < msg.fields; ++f) {
-      check_mpi(MPI_Get_address(
-                    fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(),
-                    &where[static_cast<std::size_t>(f)]),
-                "MPI_Get_address");
+  Endpoint endpoint(BoxSide side, const Message& msg, std::vector<MPI_Datatype>* one_field) {
+    std::vector<MPI_Datatype> types;  // per part, then field
+    std::vector<MPI_Aint> where;
+    for (const Part& part : msg.parts) {
+      const Piece& piece = plan_.pieces[static_cast<std::size_t>(part.piece)];
+      owned_types_.push_back(box_datatype(plan_.padded, side == BoxSide::send ? piece.send_box : piece.recv_box));
+      const MPI_Datatype one = owned_types_.back().get();
+      if (one_field != nullptr) one_field->push_back(one);
+      for (int f = 0; f < msg.fields; ++f) {
+        MPI_Aint a = 0;
+        check_mpi(MPI_Get_address(
+                      fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(), &a),
+                  "MPI_Get_address");
+        types.push_back(one);
+        where.push_back(a);
+      }
     }
+    if (types.size() == 1) return {fields_[static_cast<std::size_t>(msg.first_field)].data(), 1, types[0]};
+    std::vector<int> lengths(types.size(), 1);
     MPI_Datatype t = MPI_DATATYPE_NULL;
-    check_mpi(MPI_Type_create_struct(msg.fields, lengths.data(), where.data(), types.data(), &t),
+    check_mpi(MPI_Type_create_struct(static_cast<int>(types.size()), lengths.data(), where.data(), types.data(), &t),
               "MPI_Type_create_struct");
     owned_types_.push_back(commit(t));
     return {MPI_BOTTOM, 1, owned_types_.back().get()};
@@ -296,7 +302,7 @@ class Exchanger {
   }
   // Whether message m has a sender (else a wall: MPI_PROC_NULL, its ghosts left as they are).
   [[nodiscard]] bool receives(int m) const {
-    return plan_.pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece)]
+    return plan_.pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece())]
         .receives();
   }
   int wait_any() {

@@ -33,13 +33,13 @@ struct Endpoint {
 // Where a message lands on its receiver, told to the sender so that it can
 // put it there (one-sided methods): per part, the byte displacement in the
 // receiver's window (packed buffers) or the absolute address of a field
-// (a dynamic window over the fields), and the subarray of the padded field
-// the part fills (sizes, subsizes, starts; all zero for contiguous values).
+// (a dynamic window over the fields) and the subarray of the padded field
+// it fills (sizes, subsizes, starts; none for contiguous values).
 struct Landing {
   std::vector<MPI_Aint> where;
-  int count = 0;        // values per part when contiguous
-  Subarray subarray{};  // all zero for contiguous values
-  [[nodiscard]] bool contiguous() const { return subarray[0] == 0; }
+  int count = 0;                    // values per part when contiguous
+  std::vector<Subarray> subarrays;  // one per part, or none for contiguous values
+  [[nodiscard]] bool contiguous() const { return subarrays.empty(); }
 };
 
 // One message: what this rank sends in its direction and where the message
@@ -49,7 +49,7 @@ struct Landing {
 struct Wire : Route {
   Endpoint send;
   Endpoint recv;
-  std::vector<Endpoint> parts;  // the send as one-sided puts: the packed values, or one subarray per field
+  std::vector<Endpoint> parts;  // the send as one-sided puts: the packed values, or a subarray per piece and field
   Landing landing;              // this rank's receive of the message, for the peer that puts it
 };
 

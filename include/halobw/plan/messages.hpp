@@ -14,14 +14,24 @@
 
 namespace halobw {
 
+// One piece of a message: its cells of each field the message carries, the
+// fields one after another, from `offset` in both packed buffers.
+struct Part {
+  int piece = 0;           // index into RankPlan::pieces
+  std::size_t offset = 0;  // values
+};
+
 struct Message {
-  int piece = 0;        // index into RankPlan::pieces
-  int first_field = 0;  // the fields it carries, one after another in the packed buffer
+  // Its pieces in direction order: every one goes to the same rank and comes
+  // from the same rank (the peers of its first).
+  std::vector<Part> parts;
+  int first_field = 0;  // the fields it carries
   int fields = 1;
   int tag = 0;
   std::size_t offset = 0;  // values, into both packed buffers (a message's send and
                            // receive have the same size: same extents across the face)
-  std::size_t count = 0;   // values
+  std::size_t count = 0;   // values, all its parts
+  [[nodiscard]] int piece() const { return parts.front().piece; }  // the first
 };
 
 struct MessageTable {
@@ -30,14 +40,24 @@ struct MessageTable {
   std::size_t buffer_values = 0;  // the length of each packed buffer (send, receive)
 };
 
-// Aggregated: one message per piece carrying every field (tag: the direction);
-// separate: one message per piece and field (tag: direction + 26 x field).
-// A piece at a wall on one side still has its message on the other (sent, or
-// received); one with walls on both sides has none.
+// Peer: one message per pair of peers (the rank sent to, the rank received
+// from) carrying every field of every piece between them, tagged by its
+// first piece's direction; past INT_MAX values (one MPI count) the next piece
+// starts a new message. Aggregated: one message per piece carrying every
+// field (tag: the direction); separate: one message per piece and field
+// (tag: direction + 26 x field). A piece at a wall on one side still has its
+// message on the other (sent, or received); one with walls on both sides has
+// none.
+//
+// Why the peer mode pairs up: on a Cartesian grid the rank a piece goes to
+// fixes its direction along each divided axis (up to the wrap of 2 ranks, on
+// which -1 and +1 reach the same rank), so it also fixes the rank it comes
+// from, and the pieces this rank sends to R are exactly those R receives from
+// it, in the same direction order, with the same extents.
 [[nodiscard]] MessageTable make_message_table(const RankPlan& plan, SelfMode self,
-                                              Messages mode = Messages::aggregated);
+                                              Messages mode = Messages::peer);
 
-// Which box of a message's piece its copies read or fill: the owned cells
+// Which box of a message's pieces its copies read or fill: the owned cells
 // it sends, or the ghost cells its receive fills.
 enum class BoxSide { send, recv };
 

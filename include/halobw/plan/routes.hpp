@@ -17,10 +17,10 @@ struct Route {
   int send_peer = 0;  // the rank this message goes to
   int recv_peer = 0;  // the rank whose message travelling the same way lands here
   int tag = 0;
-  // The receive box in the padded field (one-sided puts on the datatype path).
-  Subarray landing_box{};
-  std::string what_send;  // "rank 1 to take the face sent +z (send, tag 5)"
-  std::string what_recv;  // "the -z ghost face from rank 1 (receive, tag 5)"
+  // The receive box of each part in the padded field (one-sided puts on the datatype path).
+  std::vector<Subarray> landing_boxes;
+  std::string what_send;  // "rank 1 to take the face sent +z (send, tag 5)", "the faces sent -x, +x"
+  std::string what_recv;  // "the -z ghost face from rank 1 (receive, tag 5)", "the +x, -x ghost faces"
 };
 
 // One route per message of `table`, in its order.
