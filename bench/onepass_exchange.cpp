@@ -24,8 +24,8 @@
 // every other cell is as it was. Exit 1 if not (ctest runs that check).
 //
 // PACK kernel (the default) is the above. With kernel-pieces each piece is a
-// message of its own, as halo-bandwidth sends them (the same passes and
-// buffers): what one message per neighbour saves. With datatype it is the
+// message of its own, as halo-bandwidth --messages aggregated sends them (the
+// same passes and buffers): what one message per neighbour saves. With datatype it is the
 // datatype path's plain program instead: each piece one message, MPI's
 // subarray of the field at both ends (MPI_Irecv into the ghost subarray,
 // MPI_Isend of the owned one, MPI_Waitall), which is what halo-bandwidth

@@ -424,7 +424,7 @@ def section_shapes(args, emit):
             emit(f"| {pack} | {h} | {rows[0][(64, h)]['Send_B']} | {med([float(r[(64, h)]['Time_us']) for r in rows]):.1f} | "
                  f"{int(rows[0][(64, h)]['Send_B']) / int(rows[0][(64, 1)]['Send_B']):.1f} | {ratio_text(t)} |")
     emit()
-    emit("Fields: 3 fields in one message per neighbour (aggregated) against 3 messages (separate), `--local 64 "
+    emit("Fields: 3 fields in one message per piece (aggregated) against 3 messages per piece (separate), `--local 64 "
          "--faces` on 2x2x2, both packs. ratio = Time_us(separate) / Time_us(aggregated).\n")
     emit("| pack | L | aggregated Time_us | separate Time_us | separate / aggregated |")
     emit("|---|---|---|---|---|")

@@ -4,14 +4,16 @@
 // every block addressed from MPI_BOTTOM (absolute addresses), so packed
 // buffers and subarrays of the fields go the same way.
 //
-// A peer can be both neighbours of an axis (2 ranks on it): the graph then
-// lists it twice. MPI matches the k-th block sent to a peer with the k-th
-// block that peer receives from this rank, in edge order. Both sides list
-// their messages by direction, and a message travelling in direction d
-// leaves towards the +d neighbour and arrives from the -d one, so the k-th
-// block for a peer is always the same direction on both sides. At a wall
-// (MPI_PROC_NULL) there is no edge: a message with no receiver is only a
-// source's block on the other side, and the lists keep direction order.
+// A peer can get several messages (--messages aggregated or separate with 2
+// ranks on an axis, or a message per peer split at INT_MAX values): the
+// graph then lists it once per message. MPI matches the k-th block sent to a
+// peer with the k-th block that peer receives from this rank, in edge order.
+// Both sides list their messages in table order, by direction of their first
+// piece, and a message travelling in direction d leaves towards the +d
+// neighbour and arrives from the -d one, so the k-th block for a peer is
+// always the same message on both sides. At a wall (MPI_PROC_NULL) there is
+// no edge: a message with no receiver is only a source's block on the other
+// side, and the lists keep their order.
 #include "halobw/exchange/method.hpp"
 #include "halobw/platform/mpi.hpp"
 #include "halobw/platform/process.hpp"

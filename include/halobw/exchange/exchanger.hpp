@@ -257,7 +257,9 @@ class Exchanger {
   };
 
   // One subarray per piece; a message of several pieces or fields is a
-  // struct of their subarrays at absolute addresses, sent from MPI_BOTTOM.
+  // struct of their subarrays, placed from its first field's pointer (the
+  // other fields' by the difference of their addresses), so that an MPI that
+  // tells device memory by the buffer's pointer sees a field's.
   void make_datatypes() {
     for (const Message& msg : table_.messages) {
       Typed t;
@@ -268,8 +270,11 @@ class Exchanger {
   }
 
   Endpoint endpoint(BoxSide side, const Message& msg, std::vector<MPI_Datatype>* one_field) {
+    double* base = fields_[static_cast<std::size_t>(msg.first_field)].data();
+    MPI_Aint origin = 0;
+    check_mpi(MPI_Get_address(base, &origin), "MPI_Get_address");
     std::vector<MPI_Datatype> types;  // per part, then field
-    std::vector<MPI_Aint> where;
+    std::vector<MPI_Aint> where;      // from `base`
     for (const Part& part : msg.parts) {
       const Piece& piece = plan_.pieces[static_cast<std::size_t>(part.piece)];
       owned_types_.push_back(box_datatype(plan_.padded, side == BoxSide::send ? piece.send_box : piece.recv_box));
@@ -281,16 +286,16 @@ class Exchanger {
                       fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(), &a),
                   "MPI_Get_address");
         types.push_back(one);
-        where.push_back(a);
+        where.push_back(a - origin);
       }
     }
-    if (types.size() == 1) return {fields_[static_cast<std::size_t>(msg.first_field)].data(), 1, types[0]};
+    if (types.size() == 1) return {base, 1, types[0]};
     std::vector<int> lengths(types.size(), 1);
     MPI_Datatype t = MPI_DATATYPE_NULL;
     check_mpi(MPI_Type_create_struct(static_cast<int>(types.size()), lengths.data(), where.data(), types.data(), &t),
               "MPI_Type_create_struct");
     owned_types_.push_back(commit(t));
-    return {MPI_BOTTOM, 1, owned_types_.back().get()};
+    return {base, 1, owned_types_.back().get()};
   }
 
   // Runs f inside a named region for the Kokkos tools (phases.hpp), the names

@@ -22,8 +22,9 @@
 
 namespace halobw {
 
-// One side of one message as MPI sees it: a buffer, or MPI_BOTTOM with a
-// datatype of absolute addresses.
+// One side of one message as MPI sees it: an address, a count and a
+// datatype (packed values, or a field's subarrays, placed from the first
+// field's pointer).
 struct Endpoint {
   void* address = nullptr;
   int count = 0;
