@@ -552,8 +552,8 @@ def section_bestplain(args, emit):
          "exchanges (the rank with the most). Targets (issue 28): ±x Time_us and Pack+Unpack <= 1.10; --faces and "
          "--stencil box Time_us <= 1.15. 8 ranks on 2 cores are oversubscribed: each pair is given three times the "
          "runs there. The last rows are the datatype path (`--pack datatype`) against the same program sending "
-         "each piece as MPI's subarray of the field, as halo-bandwidth does (no target: does anything of ours add "
-         "cost?).\n")
+         "each piece as MPI's subarray of the field (halo-bandwidth sends the pieces for one neighbour as one "
+         "struct of their subarrays; no target: does anything of ours add cost?).\n")
     exe = os.path.join(args.build, "halo-bandwidth")
     emit("| case | ranks | N | plain Time_us | halo Time_us | halo / plain | target | plain Pack+Unpack_us | "
          "halo Pack+Unpack_us | halo / plain | target |")
@@ -600,9 +600,10 @@ def section_bestplain(args, emit):
                                 f"{ratio_text([a / b for a, b in zip(t, tpp)])} |")
     emit()
     emit("Messages, from the same --pack kernel runs: the plain program with one message per distinct neighbour "
-         "(above) and with one per piece, as halo-bandwidth sends them (PACK kernel-pieces: on ±x 2x1x1 two "
-         "messages to the one neighbour, on 2x2x2 6 or 26 messages to 3 or 7 neighbours), and halo-bandwidth "
-         "against the second: what of a Time_us gap the message count explains.\n")
+         "(above, as halo-bandwidth's default --messages peer sends them) and with one per piece, as "
+         "halo-bandwidth --messages aggregated sends them (PACK kernel-pieces: on ±x 2x1x1 two messages to the "
+         "one neighbour, on 2x2x2 6 or 26 messages to 3 or 7 neighbours), and halo-bandwidth against the "
+         "second: what the message count weighs.\n")
     emit("| case | N | plain, a message per neighbour | plain, a message per piece | per piece / per neighbour | "
          "halo Time_us | halo / plain per piece |")
     emit("|---|---|---|---|---|---|---|")
