@@ -610,7 +610,7 @@ def section_bestplain(args, emit):
     for line in messages:
         emit(line)
     emit()
-    if args.baseline and not args.cases:
+    if args.baseline and (not args.cases or "ab" in args.cases.split(",")):
         bestplain_ab(args, emit, cmds)
     emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n RANKS build/halobw-onepass-exchange N "
          f"GRID x|faces|box 1 {args.iters} 5 3 1 kernel|kernel-pieces|datatype`")
@@ -974,7 +974,8 @@ def main():
     ap.add_argument("--mpi", action="append", help="NAME=BUILD_DIR of an MPI build (openmpi, mpich), repeatable")
     ap.add_argument("--iters", type=int, default=50, help="bestplain: exchanges a block (the same for both programs)")
     ap.add_argument("--cases", help="bestplain: only these cases, STENCIL-PACK, comma-separated "
-                    "(x-kernel, faces-kernel, box-kernel, x-datatype; default all)")
+                    "(x-kernel, faces-kernel, box-kernel, x-datatype, and ab: the contiguous faces against --baseline; "
+                    "default all)")
     ap.add_argument("--markdown", help="also write the figures as Markdown here")
     ap.add_argument("--smpi-build", default="build-smpi", help="the smpi preset's build (section simulated)")
     args = ap.parse_args()
