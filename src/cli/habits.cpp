@@ -38,7 +38,7 @@ const std::vector<std::pair<const char*, const char*>>& habits() {
        "Min_us and Max_us added), and --per-rank names the slowest rank"},
       {"-W",
        "OSU's window of messages in flight; here each exchange posts every neighbour's message at once, and "
-       "--fields K --messages separate sends K per neighbour"},
+       "--fields K --messages separate sends K per piece (a face, edge or corner)"},
       // Comb
       {"-divide", "Comb's process grid (2_2_2); here --grid 2x2x2, or the automatic grid (least face area)"},
       {"--divide", "Comb's process grid (2_2_2); here --grid 2x2x2, or the automatic grid (least face area)"},
@@ -53,10 +53,10 @@ const std::vector<std::pair<const char*, const char*>>& habits() {
        "widths, a row each)"},
       {"-vars",
        "Comb's variables; here --fields K exchanges K fields, each its own array, in one message per "
-       "neighbour (--messages separate: K)"},
+       "neighbour rank (--messages separate: K per piece)"},
       {"--vars",
        "Comb's variables; here --fields K exchanges K fields, each its own array, in one message per "
-       "neighbour (--messages separate: K)"},
+       "neighbour rank (--messages separate: K per piece)"},
       {"-cycles",
        "Comb's cycle count; here --iters K timed exchanges per row (default 50), after --warmup W"},
       {"--cycles",
