@@ -109,7 +109,8 @@ TEST(PeerMessages, EveryPairOfRanksAgrees) {
         const RankPlan& q = all[static_cast<std::size_t>(first.send_peer)];
         int twins = 0;
         for (const Message& n : tables[static_cast<std::size_t>(first.send_peer)].messages) {
-          if (q.pieces[static_cast<std::size_t>(n.piece())].recv_peer != static_cast<int>(r) || n.tag != m.tag)
+          if (q.pieces[static_cast<std::size_t>(n.piece())].recv_peer != static_cast<int>(r) ||
+              n.tag != m.tag)
             continue;
           ++twins;
           EXPECT_EQ(dirs(q, n), dirs(p, m)) << name(c);

@@ -121,8 +121,7 @@ TEST(Report, HeaderLines) {
   h.run.options.method = MethodKind::rma;
   h.run.transport = Transport::direct;
   const std::string rma = format_header(h);
-  EXPECT_NE(rma.find("# stencil star fields 1 messages peer method rma rma-sync pscw\n"),
-            std::string::npos);
+  EXPECT_NE(rma.find("# stencil star fields 1 messages peer method rma rma-sync pscw\n"), std::string::npos);
   EXPECT_NE(rma.find("# gpu_aware n/a contiguous 1\n"), std::string::npos);
   EXPECT_NE(rma.find("# grid_source auto transport direct schedule pipelined\n"), std::string::npos);
   // Above 64 ranks, one line per node: the header grows with the nodes, not the ranks.

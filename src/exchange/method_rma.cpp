@@ -103,9 +103,10 @@ class Rma final : public Method {
     for (std::size_t p = 0; p < w.parts.size(); ++p) {
       const Endpoint& from = w.parts[p];
       const bool contiguous = there.contiguous();
-      check_mpi(MPI_Put(from.address, from.count, from.type, w.send_peer, there.where[p],
-                        contiguous ? there.count : 1, contiguous ? MPI_DOUBLE : target_types_[m][p].get(), win_),
-                "MPI_Put", w.send_peer);
+      check_mpi(
+          MPI_Put(from.address, from.count, from.type, w.send_peer, there.where[p],
+                  contiguous ? there.count : 1, contiguous ? MPI_DOUBLE : target_types_[m][p].get(), win_),
+          "MPI_Put", w.send_peer);
     }
   }
 
@@ -215,10 +216,10 @@ class Rma final : public Method {
   RmaSync sync_;
   MPI_Win win_ = MPI_WIN_NULL;
   std::vector<Region> attached_;
-  std::vector<Landing> landings_;       // where each message goes on its peer
+  std::vector<Landing> landings_;                    // where each message goes on its peer
   std::vector<std::vector<Datatype>> target_types_;  // the peer's subarray of each part (datatype transport)
-  MPI_Group origins_ = MPI_GROUP_NULL;  // the ranks that put here
-  MPI_Group targets_ = MPI_GROUP_NULL;  // the ranks put to
+  MPI_Group origins_ = MPI_GROUP_NULL;               // the ranks that put here
+  MPI_Group targets_ = MPI_GROUP_NULL;               // the ranks put to
   Awaited receives_;
   Awaited sends_;
   bool started_ = false;

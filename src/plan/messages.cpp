@@ -38,9 +38,9 @@ std::vector<std::vector<int>> message_pieces(const RankPlan& plan, const std::ve
     return out;
   }
   const std::size_t limit = INT_MAX / static_cast<std::size_t>(plan.fields);  // cells in one MPI count
-  std::vector<std::pair<int, int>> peers;  // of each message in `out`
-  std::vector<std::size_t> cells;          // in each message of `out`
-  std::vector<int> open;                   // per entry of `peers`: its message taking more pieces
+  std::vector<std::pair<int, int>> peers;                                     // of each message in `out`
+  std::vector<std::size_t> cells;                                             // in each message of `out`
+  std::vector<int> open;  // per entry of `peers`: its message taking more pieces
   for (const int p : travelling) {
     const Piece& piece = plan.pieces[static_cast<std::size_t>(p)];
     const std::pair<int, int> key{piece.send_peer, piece.recv_peer};

@@ -37,14 +37,15 @@ std::vector<Route> plan_routes(const RankPlan& plan, const MessageTable& table) 
     r.recv_peer = piece.recv_peer;
     r.tag = msg.tag;
     for (const Part& part : msg.parts) {
-      r.landing_boxes.push_back(subarray_of(plan.padded, plan.pieces[static_cast<std::size_t>(part.piece)].recv_box));
+      r.landing_boxes.push_back(
+          subarray_of(plan.padded, plan.pieces[static_cast<std::size_t>(part.piece)].recv_box));
     }
     const std::string kind = kinds(plan, msg);
     const std::string field =
         msg.fields == plan.fields ? std::string() : " field " + std::to_string(msg.first_field);
     const std::string tag = std::to_string(msg.tag);
-    r.what_recv = fmt::format("the {} ghost {}{} from rank {} (receive, tag {})", directions(plan, msg, false),
-                              kind, field, piece.recv_peer, tag);
+    r.what_recv = fmt::format("the {} ghost {}{} from rank {} (receive, tag {})",
+                              directions(plan, msg, false), kind, field, piece.recv_peer, tag);
     r.what_send = fmt::format("rank {} to take the {}{} sent {} (send, tag {})", piece.send_peer, kind, field,
                               directions(plan, msg, true), tag);
     routes.push_back(std::move(r));

@@ -277,14 +277,16 @@ class Exchanger {
     std::vector<MPI_Aint> where;      // from `base`
     for (const Part& part : msg.parts) {
       const Piece& piece = plan_.pieces[static_cast<std::size_t>(part.piece)];
-      owned_types_.push_back(box_datatype(plan_.padded, side == BoxSide::send ? piece.send_box : piece.recv_box));
+      owned_types_.push_back(
+          box_datatype(plan_.padded, side == BoxSide::send ? piece.send_box : piece.recv_box));
       const MPI_Datatype one = owned_types_.back().get();
       if (one_field != nullptr) one_field->push_back(one);
       for (int f = 0; f < msg.fields; ++f) {
         MPI_Aint a = 0;
-        check_mpi(MPI_Get_address(
-                      fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(), &a),
-                  "MPI_Get_address");
+        check_mpi(
+            MPI_Get_address(
+                fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(), &a),
+            "MPI_Get_address");
         types.push_back(one);
         where.push_back(a - origin);
       }
@@ -292,7 +294,8 @@ class Exchanger {
     if (types.size() == 1) return {base, 1, types[0]};
     std::vector<int> lengths(types.size(), 1);
     MPI_Datatype t = MPI_DATATYPE_NULL;
-    check_mpi(MPI_Type_create_struct(static_cast<int>(types.size()), lengths.data(), where.data(), types.data(), &t),
+    check_mpi(MPI_Type_create_struct(static_cast<int>(types.size()), lengths.data(), where.data(),
+                                     types.data(), &t),
               "MPI_Type_create_struct");
     owned_types_.push_back(commit(t));
     return {base, 1, owned_types_.back().get()};

@@ -50,8 +50,9 @@ struct Landing {
 struct Wire : Route {
   Endpoint send;
   Endpoint recv;
-  std::vector<Endpoint> parts;  // the send as one-sided puts: the packed values, or a subarray per piece and field
-  Landing landing;              // this rank's receive of the message, for the peer that puts it
+  std::vector<Endpoint>
+      parts;        // the send as one-sided puts: the packed values, or a subarray per piece and field
+  Landing landing;  // this rank's receive of the message, for the peer that puts it
 };
 
 class Method {
