@@ -38,9 +38,9 @@ std::vector<std::vector<int>> message_pieces(const RankPlan& plan, const std::ve
     return out;
   }
   const std::size_t limit = INT_MAX / static_cast<std::size_t>(plan.fields);  // cells in one MPI count
-  std::vector<std::pair<int, int>> peers;                                     // of each message in `out`
-  std::vector<std::size_t> cells;                                             // in each message of `out`
-  std::vector<int> open;  // per entry of `peers`: its message taking more pieces
+  std::vector<std::pair<int, int>> peers;  // the pairs of peers met so far (sent to, received from)
+  std::vector<int> open;                   // per pair: its message in `out` that takes its next piece
+  std::vector<std::size_t> cells;          // per message of `out`: its cells
   for (const int p : travelling) {
     const Piece& piece = plan.pieces[static_cast<std::size_t>(p)];
     const std::pair<int, int> key{piece.send_peer, piece.recv_peer};
