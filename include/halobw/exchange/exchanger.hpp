@@ -233,12 +233,8 @@ class Exchanger {
         w.recv = t.recv;
         for (std::size_t p = 0; p < msg.parts.size(); ++p) {
           for (int f = 0; f < msg.fields; ++f) {
-            double* field =
-                fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data();
-            w.parts.push_back({field, 1, t.send_one[p]});
-            MPI_Aint where = 0;
-            check_mpi(MPI_Get_address(field, &where), "MPI_Get_address");
-            w.landing.where.push_back(where);
+            w.parts.push_back({field(msg, f), 1, t.send_one[p]});
+            w.landing.where.push_back(t.field_at[static_cast<std::size_t>(f)]);
             w.landing.subarrays.push_back(w.landing_boxes[p]);
           }
         }
@@ -249,12 +245,19 @@ class Exchanger {
   }
 
   // A message on the datatype transport: its send and receive as MPI sees
-  // them, and the subarray of one field's send box of each part (one-sided puts).
+  // them, the subarray of one field's send box of each part, and each of its
+  // fields' addresses (MPI_Get_address; the one-sided landings and the struct).
   struct Typed {
     Endpoint send;
     Endpoint recv;
     std::vector<MPI_Datatype> send_one;
+    std::vector<MPI_Aint> field_at;
   };
+
+  // Field f of message msg's fields (its first_field, first_field + 1, ...).
+  [[nodiscard]] double* field(const Message& msg, int f) const {
+    return fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data();
+  }
 
   // One subarray per piece; a message of several pieces or fields is a
   // struct of their subarrays, placed from its first field's pointer (the
@@ -263,16 +266,19 @@ class Exchanger {
   void make_datatypes() {
     for (const Message& msg : table_.messages) {
       Typed t;
-      t.send = endpoint(BoxSide::send, msg, &t.send_one);
-      t.recv = endpoint(BoxSide::recv, msg, nullptr);
+      t.field_at.resize(static_cast<std::size_t>(msg.fields));
+      for (int f = 0; f < msg.fields; ++f)
+        check_mpi(MPI_Get_address(field(msg, f), &t.field_at[static_cast<std::size_t>(f)]),
+                  "MPI_Get_address");
+      t.send = endpoint(BoxSide::send, msg, t.field_at, &t.send_one);
+      t.recv = endpoint(BoxSide::recv, msg, t.field_at, nullptr);
       types_.push_back(t);
     }
   }
 
-  Endpoint endpoint(BoxSide side, const Message& msg, std::vector<MPI_Datatype>* one_field) {
-    double* base = fields_[static_cast<std::size_t>(msg.first_field)].data();
-    MPI_Aint origin = 0;
-    check_mpi(MPI_Get_address(base, &origin), "MPI_Get_address");
+  Endpoint endpoint(BoxSide side, const Message& msg, const std::vector<MPI_Aint>& field_at,
+                    std::vector<MPI_Datatype>* one_field) {
+    double* base = field(msg, 0);
     std::vector<MPI_Datatype> types;  // per part, then field
     std::vector<MPI_Aint> where;      // from `base`
     for (const Part& part : msg.parts) {
@@ -281,14 +287,9 @@ class Exchanger {
           box_datatype(plan_.padded, side == BoxSide::send ? piece.send_box : piece.recv_box));
       const MPI_Datatype one = owned_types_.back().get();
       if (one_field != nullptr) one_field->push_back(one);
-      for (int f = 0; f < msg.fields; ++f) {
-        MPI_Aint a = 0;
-        check_mpi(
-            MPI_Get_address(
-                fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data(), &a),
-            "MPI_Get_address");
+      for (const MPI_Aint at : field_at) {
         types.push_back(one);
-        where.push_back(a - origin);
+        where.push_back(at - field_at.front());
       }
     }
     if (types.size() == 1) return {base, 1, types[0]};
