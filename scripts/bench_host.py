@@ -533,10 +533,10 @@ BESTPLAIN_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256
                    ("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512), None, "datatype"))
 
 
-def onepass_plain(build, n, grid, stencil, ranks, pack="kernel", iters=50):
+def onepass_plain(build, n, grid, stencil, ranks, pack="kernel", iters=50, blocks=3):
     """bench/onepass_exchange.cpp, huge pages: Time_us, Pack_us, Unpack_us and Send_B of its median block."""
     exe = os.path.join(build, "halobw-onepass-exchange")
-    cmd = mpiexec(ranks, launcher_of(exe)) + [exe, str(n), grid, stencil, "1", str(iters), "5", "3", "1", pack]
+    cmd = mpiexec(ranks, launcher_of(exe)) + [exe, str(n), grid, stencil, "1", str(iters), "5", str(blocks), "1", pack]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.split()
     return {(n, 0): {"Time_us": out[0], "Pack_us": out[1], "Unpack_us": out[2], "Send_B": out[3]}}
 
@@ -545,7 +545,7 @@ def section_bestplain(args, emit):
     emit("### The kernel path against the best plain program\n")
     emit("`halo-bandwidth --pack kernel` (huge pages, the default pipelined schedule) against "
          "bench/onepass_exchange.cpp: one pass over the rows packs every piece, one message each way per distinct "
-         f"neighbour, one pass unpacks, on the same clock (the median of 3 blocks of {args.iters} exchanges, the slowest rank), "
+         f"neighbour, one pass unpacks, on the same clock (the median of {args.blocks} blocks of {args.iters} exchanges, the slowest rank), "
          "huge pages. Interleaved; ratio = median over pairs of halo-bandwidth / plain (below 1: halo-bandwidth is "
          "faster), quartiles of the per-pair ratios in brackets. Time_us from runs without --breakdown; Pack_us + "
          "Unpack_us from runs with it, against the plain program's pack and unpack passes timed inside its "
@@ -558,22 +558,24 @@ def section_bestplain(args, emit):
     emit("| case | ranks | N | plain Time_us | halo Time_us | halo / plain | target | plain Pack+Unpack_us | "
          "halo Pack+Unpack_us | halo / plain | target |")
     emit("|---|---|---|---|---|---|---|---|---|---|---|")
-    cmds, messages = [], []
+    cmds, messages, typed = [], [], []
     for name, ranks, flags, stencil, sizes, target, pack in BESTPLAIN_CASES:
         if args.cases and f"{stencil}-{pack}" not in args.cases.split(","):
             continue
         grid = flags[flags.index("--grid") + 1]
         f = flags + ["--pack", pack, "--sizes", ",".join(map(str, sizes)), "--iters", str(args.iters), "--warmup", "5",
-                     "--repeats", "3"]
+                     "--repeats", str(args.blocks)]
         configs = {"halo": (exe, ranks, f)}
         if pack == "kernel":
             configs["halo-bd"] = (exe, ranks, f + ["--breakdown"])
+        else:  # a subarray message per piece, as the plain program sends them, beside one struct per neighbour
+            configs["halo-pieces"] = (exe, ranks, f + ["--messages", "aggregated"])
         for n in sizes:
             configs[f"plain{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks, pack=pack: onepass_plain(
-                args.build, n, grid, stencil, ranks, pack, args.iters)
+                args.build, n, grid, stencil, ranks, pack, args.iters, args.blocks)
             if pack == "kernel":  # the same program with a message per piece, as halo-bandwidth sends them
                 configs[f"pieces{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks: onepass_plain(
-                    args.build, n, grid, stencil, ranks, "kernel-pieces", args.iters)
+                    args.build, n, grid, stencil, ranks, "kernel-pieces", args.iters, args.blocks)
         cmds += [shown(*c) for c in configs.values() if not callable(c)]
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         for n in sizes:
@@ -598,6 +600,11 @@ def section_bestplain(args, emit):
                 messages.append(f"| {name} --grid {grid} | {n} | {med(tp):.1f} | {med(tpp):.1f} | "
                                 f"{ratio_text([a / b for a, b in zip(tpp, tp)])} | {med(t):.1f} | "
                                 f"{ratio_text([a / b for a, b in zip(t, tpp)])} |")
+            if "halo-pieces" in got:
+                tpc = [float(r[(n, 0)]["Time_us"]) for r in got["halo-pieces"]]
+                typed.append(f"| {name} --grid {grid} | {n} | {med(tp):.1f} | {med(t):.1f} | {ratio_text(rt)} | "
+                             f"{med(tpc):.1f} | {ratio_text([a / b for a, b in zip(tpc, tp)])} | "
+                             f"{ratio_text([a / b for a, b in zip(t, tpc)])} |")
     emit()
     emit("Messages, from the same --pack kernel runs: the plain program with one message per distinct neighbour "
          "(above, as halo-bandwidth's default --messages peer sends them) and with one per piece, as "
@@ -610,10 +617,21 @@ def section_bestplain(args, emit):
     for line in messages:
         emit(line)
     emit()
+    if typed:
+        emit("The datatype path's message shape, from the same runs: halo-bandwidth's one struct of the pieces' "
+             "subarrays per neighbour (the default --messages peer) and a subarray message per piece (--messages "
+             "aggregated, the plain program's shape), each against the plain program, and the first against the "
+             "second.\n")
+        emit("| case | N | plain Time_us | halo struct Time_us | struct / plain | halo per piece Time_us | "
+             "per piece / plain | struct / per piece |")
+        emit("|---|---|---|---|---|---|---|---|")
+        for line in typed:
+            emit(line)
+        emit()
     if args.baseline and (not args.cases or "ab" in args.cases.split(",")):
         bestplain_ab(args, emit, cmds)
     emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n RANKS build/halobw-onepass-exchange N "
-         f"GRID x|faces|box 1 {args.iters} 5 3 1 kernel|kernel-pieces|datatype`")
+         f"GRID x|faces|box 1 {args.iters} 5 {args.blocks} 1 kernel|kernel-pieces|datatype`")
     emit()
 
 
@@ -973,6 +991,8 @@ def main():
     ap.add_argument("--pairs", type=int, default=5, help="interleaved repetitions of each comparison")
     ap.add_argument("--mpi", action="append", help="NAME=BUILD_DIR of an MPI build (openmpi, mpich), repeatable")
     ap.add_argument("--iters", type=int, default=50, help="bestplain: exchanges a block (the same for both programs)")
+    ap.add_argument("--blocks", type=int, default=3, help="bestplain: timed blocks a run, both programs report the "
+                    "median block (halo-bandwidth's --repeats)")
     ap.add_argument("--cases", help="bestplain: only these cases, STENCIL-PACK, comma-separated "
                     "(x-kernel, faces-kernel, box-kernel, x-datatype, and ab: the contiguous faces against --baseline; "
                     "default all)")
