@@ -30,6 +30,7 @@ Exit 77 (ctest: skipped) where smpirun is not installed.
 Usage: run_smpi.py --exe HALO_BANDWIDTH --persistent PROGRAM --neighbor PROGRAM SUITE
 """
 import argparse
+import concurrent.futures
 import csv
 import hashlib
 import json
@@ -115,16 +116,22 @@ def check_marks(cmd, out, folder):
           "on the platform with its sha256 in the JSON and CSV files")
 
 
+def checked_rows(rc, out, err, cmd):
+    """The table's rows of a run that must exit 0 with a passed --check on every row."""
+    passed = [l for l in out.splitlines() if l.startswith("# check ") and " passed " in l]
+    rows = [l for l in out.splitlines() if l and not l.startswith("#")]
+    if rc != 0 or not rows or len(passed) != len(rows):
+        raise Failed(f"{cmd}\nexit {rc}, {len(rows)} rows, {len(passed)} checks passed\n{out}\n{err}")
+    return rows
+
+
 def e2e(args):
     folder = tempfile.mkdtemp(prefix="halobw-smpi-")
     files = [["--format", "json", "--output", os.path.join(folder, "sim.json")],
              ["--format", "csv", "--output", os.path.join(folder, "sim.csv")]]
     for n, flags in enumerate(WORKING):
         rc, out, err, cmd = simulate(args.exe, RANKS, FAST + flags + (files[n] if n < len(files) else []))
-        passed = [l for l in out.splitlines() if l.startswith("# check ") and " passed " in l]
-        rows = [l for l in out.splitlines() if l and not l.startswith("#")]
-        if rc != 0 or not rows or len(passed) != len(rows):
-            raise Failed(f"{cmd}\nexit {rc}, {len(rows)} rows, {len(passed)} checks passed\n{out}\n{err}")
+        rows = checked_rows(rc, out, err, cmd)
         if "# simulated by SimGrid SMPI " not in out or " on platform platforms/fat-tree-1024.xml" not in out:
             raise Failed(f"{cmd}\nthe header does not name the simulator\n{out}")
         print(f"ok: {' '.join(flags)}: {len(rows)} row(s), check passed")
@@ -198,17 +205,11 @@ LIMITS = [
 
 
 def together(args):
-    flags = FAST + ["--faces"]
-    for attempt in range(3):
-        cmd = [sys.executable, SIMULATE, "--platform", PLATFORM, "-n", str(RANKS), "--exe", args.exe, "--"] + flags
-        procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-        for p in procs:
-            out, err = p.communicate(timeout=300)
-            rows = [l for l in out.splitlines() if l and not l.startswith("#")]
-            passed = [l for l in out.splitlines() if l.startswith("# check ") and " passed " in l]
-            if p.returncode != 0 or not rows or len(passed) != len(rows):
-                raise Failed(f"two at once, attempt {attempt + 1}: {' '.join(cmd)}\nexit {p.returncode}, "
-                             f"{len(rows)} rows, {len(passed)} checks passed\n{out}\n{err}")
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        for _ in range(3):
+            runs = [pool.submit(simulate, args.exe, RANKS, FAST + ["--faces"]) for _ in range(2)]
+            for run in runs:
+                checked_rows(*run.result())
     print("ok: two simulations at once, three times: both passed --check")
 
 
