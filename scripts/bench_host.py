@@ -530,7 +530,9 @@ def onepass_loops(xface, emit):
 BESTPLAIN_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512), 1.10, "kernel"),
                    ("--faces", 8, ["--faces", "--grid", "2,2,2"], "faces", (128, 256), 1.15, "kernel"),
                    ("--stencil box", 8, ["--stencil", "box", "--grid", "2,2,2"], "box", (128, 256), 1.15, "kernel"),
-                   ("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512), None, "datatype"))
+                   ("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512), None, "datatype"),
+                   ("--faces", 8, ["--faces", "--grid", "2,2,2"], "faces", (128, 256), None, "datatype"),
+                   ("--stencil box", 8, ["--stencil", "box", "--grid", "2,2,2"], "box", (128, 256), None, "datatype"))
 
 
 def onepass_plain(build, n, grid, stencil, ranks, pack="kernel", iters=50, blocks=3):
@@ -994,8 +996,8 @@ def main():
     ap.add_argument("--blocks", type=int, default=3, help="bestplain: timed blocks a run, both programs report the "
                     "median block (halo-bandwidth's --repeats)")
     ap.add_argument("--cases", help="bestplain: only these cases, STENCIL-PACK, comma-separated "
-                    "(x-kernel, faces-kernel, box-kernel, x-datatype, and ab: the contiguous faces against --baseline; "
-                    "default all)")
+                    "(x-kernel, faces-kernel, box-kernel, x-datatype, faces-datatype, box-datatype, and ab: "
+                    "the contiguous faces against --baseline; default all)")
     ap.add_argument("--markdown", help="also write the figures as Markdown here")
     ap.add_argument("--smpi-build", default="build-smpi", help="the smpi preset's build (section simulated)")
     args = ap.parse_args()
