@@ -115,6 +115,27 @@ class Runner:
         self.last_err = err
         return out
 
+    def choices(self, flag):
+        """The names --help offers for `flag` (the binary's one table of them)."""
+        if not hasattr(self, "help_text"):
+            self.help_text = subprocess.run([self.exe, "--help"], capture_output=True, text=True,
+                                            env=dict(os.environ, COLUMNS="200")).stdout
+        found = re.search(rf"^\s+{re.escape(flag)} ([A-Za-z0-9_/-]+(?:\|[A-Za-z0-9_/-]+)+)", self.help_text, re.M)
+        return found.group(1).split("|") if found else []
+
+    def lacks(self, method):
+        """The one line refusing `method` where this MPI library lacks it (exit 2 at set-up), else None.
+        Asked once per method with a 1-rank run."""
+        if not hasattr(self, "refusals"):
+            self.refusals = {}
+        if method not in self.refusals:
+            rc, out, err = self.run(1, ["--axis", "z", "--sizes", "4", "--iters", "1", "--warmup", "0",
+                                        "--method", method])
+            ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+            refused = rc == 2 and len(ours) == 1 and f"--method {method}: " in ours[0] and " lacks " in ours[0]
+            self.refusals[method] = ours[0] if refused else None
+        return self.refusals[method]
+
     def rejected(self, ranks, flags, fragment, env=None):
         """A run that must end with exit code 2, one error line naming `fragment`, no row."""
         with self.lock:

@@ -1,8 +1,10 @@
-// The neighbourhood method: MPI-3's own halo operation. Once per row, a
+// The neighbourhood methods: MPI-3's own halo operation. Once per row, a
 // distributed-graph communicator lists this rank's sources and destinations
-// in message order; each exchange is one MPI_Ineighbor_alltoallw over it,
-// every block addressed from MPI_BOTTOM (absolute addresses), so packed
-// buffers and subarrays of the fields go the same way.
+// in message order; each exchange is one MPI_Ineighbor_alltoallw over it
+// (neighbor), or the start of one persistent MPI_Neighbor_alltoallw_init
+// made once per row (neighbor-persistent: MPI-4, or Open MPI 4.1's MPIX_
+// form). Every block is addressed from MPI_BOTTOM (absolute addresses), so
+// packed buffers and subarrays of the fields go the same way.
 //
 // A peer can get several messages (--messages aggregated or separate with 2
 // ranks on an axis, or a message per peer split at INT_MAX values): the
@@ -17,6 +19,7 @@
 #include "halobw/exchange/method_registry.hpp"
 #include "halobw/exchange/mpi_spans.hpp"
 #include "halobw/plan/grid.hpp"
+#include "halobw/platform/mpi_features.hpp"
 #include "halobw/platform/process.hpp"
 
 namespace halobw {
@@ -25,7 +28,10 @@ namespace {
 
 class Neighbor final : public Method {
  public:
-  Neighbor(MethodContext ctx, MethodKind kind) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
+  Neighbor(MethodContext ctx, MethodKind kind)
+      : wires_(std::move(ctx.wires)),
+        watchdog_(ctx.watchdog),
+        persistent_(kind == MethodKind::neighbor_persistent) {
     // SimGrid's SMPI (3.32) aborts the whole simulation in
     // MPI_Dist_graph_create_adjacent, "Not yet implemented" (tests/smpi/neighbor.c).
     if (const auto& sim = Process::simulation()) {
@@ -63,8 +69,11 @@ class Neighbor final : public Method {
                                        MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
                                        destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
         "MPI_Dist_graph_create_adjacent");
+    if (persistent_) start_persistent();
   }
   ~Neighbor() override {
+    if (persistent_ && request_ != MPI_REQUEST_NULL)
+      report_mpi(MPI_Request_free(&request_), "MPI_Request_free");
     if (graph_ != MPI_COMM_NULL) report_mpi(MPI_Comm_free(&graph_), "MPI_Comm_free");
   }
   Neighbor(const Neighbor&) = delete;
@@ -76,6 +85,10 @@ class Neighbor final : public Method {
     throw std::logic_error("the neighbor method sends every message at once (--schedule bulk)");
   }
   void send_all() override {
+    if (persistent_) {
+      check_mpi(MPI_Start(&request_), "MPI_Start");
+      return;
+    }
     check_mpi(MPI_Ineighbor_alltoallw(MPI_BOTTOM, send_counts_.data(), send_displs_.data(),
                                       send_types_.data(), MPI_BOTTOM, recv_counts_.data(),
                                       recv_displs_.data(), recv_types_.data(), graph_, &request_),
@@ -98,8 +111,41 @@ class Neighbor final : public Method {
   [[nodiscard]] bool lands_one_by_one() const override { return false; }
 
  private:
+  // The persistent collective, made once (collective over the graph). A
+  // rank with no edge still takes part; Open MPI 4.1's MPIX_ form refuses
+  // null arrays (MPI_ERR_ARG), so empty ones get room for one element.
+  void start_persistent() {
+    for (auto* v : {&send_counts_, &recv_counts_}) v->reserve(1);
+    for (auto* v : {&send_displs_, &recv_displs_}) v->reserve(1);
+    for (auto* v : {&send_types_, &recv_types_}) v->reserve(1);
+    const auto armed = Watchdog::Guard(watchdog_, kInit, nullptr, Watchdog::Kind::collective);
+#if defined(HALOBW_MPI_NEIGHBOR_INIT)
+    check_mpi(
+        MPI_Neighbor_alltoallw_init(MPI_BOTTOM, send_counts_.data(), send_displs_.data(), send_types_.data(),
+                                    MPI_BOTTOM, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
+                                    graph_, MPI_INFO_NULL, &request_),
+        kInit);
+#elif defined(HALOBW_MPIX_NEIGHBOR_INIT)
+    check_mpi(
+        MPIX_Neighbor_alltoallw_init(MPI_BOTTOM, send_counts_.data(), send_displs_.data(), send_types_.data(),
+                                     MPI_BOTTOM, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
+                                     graph_, MPI_INFO_NULL, &request_),
+        kInit);
+#else
+    throw MethodUnavailable("--method neighbor-persistent: this build's MPI headers lack " +
+                            std::string(kInit));
+#endif
+  }
+
+#if defined(HALOBW_MPIX_NEIGHBOR_INIT)
+  static constexpr const char* kInit = "MPIX_Neighbor_alltoallw_init";
+#else
+  static constexpr const char* kInit = "MPI_Neighbor_alltoallw_init";
+#endif
+
   std::vector<Wire> wires_;
   Watchdog* watchdog_;
+  bool persistent_;  // one request made once per row, started per exchange
   MpiTypes types_;
   MPI_Comm graph_ = MPI_COMM_NULL;
   MPI_Request request_ = MPI_REQUEST_NULL;

@@ -9,6 +9,7 @@ namespace halobw {
 // The makers, one per method file (each in src/exchange/method_NAME.cpp).
 std::unique_ptr<Method> make_p2p(MethodContext ctx, const MethodChoice& choice);
 std::unique_ptr<Method> make_persistent(MethodContext ctx, const MethodChoice& choice);
+std::unique_ptr<Method> make_partitioned(MethodContext ctx, const MethodChoice& choice);
 std::unique_ptr<Method> make_neighbor(MethodContext ctx, const MethodChoice& choice);
 std::unique_ptr<Method> make_rma(MethodContext ctx, const MethodChoice& choice);
 
@@ -27,7 +28,9 @@ struct MethodRow {
 const MethodRow kMethods[] = {
     {MethodKind::p2p, make_p2p},
     {MethodKind::persistent, make_persistent},
+    {MethodKind::partitioned, make_partitioned, Needs::partitioned},
     {MethodKind::neighbor, make_neighbor},
+    {MethodKind::neighbor_persistent, make_neighbor, Needs::persistent_neighbor},
     {MethodKind::rma, make_rma},
 };
 
@@ -82,8 +85,11 @@ MethodFactory method_factory(const MethodChoice& choice) {
 Status method_refusal(MethodKind kind) {
   const Needs needs = row_of(kind).needs;
   if (built_with(needs)) return {};
+  // The library's name and version: its version line up to the first comma ("Open MPI v4.1.4").
+  const std::string library = mpi_library_version();
   return fail(fmt::format("--method {}: {} lacks {} (its headers say MPI {}.{})", to_string(kind),
-                          mpi_library_version(), what_is_needed(needs), MPI_VERSION, MPI_SUBVERSION));
+                          library.substr(0, library.find(',')), what_is_needed(needs), MPI_VERSION,
+                          MPI_SUBVERSION));
 }
 
 std::shared_ptr<FieldHome> field_home(MethodKind kind, const Comm& comm) {
