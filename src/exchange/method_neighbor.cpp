@@ -119,17 +119,11 @@ class Neighbor final : public Method {
     for (auto* v : {&send_displs_, &recv_displs_}) v->reserve(1);
     for (auto* v : {&send_types_, &recv_types_}) v->reserve(1);
     const auto armed = Watchdog::Guard(watchdog_, kInit, nullptr, Watchdog::Kind::collective);
-#if defined(HALOBW_MPI_NEIGHBOR_INIT)
+#ifdef HALOBW_MPI_NEIGHBOR_INIT
     check_mpi(
-        MPI_Neighbor_alltoallw_init(MPI_BOTTOM, send_counts_.data(), send_displs_.data(), send_types_.data(),
-                                    MPI_BOTTOM, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
-                                    graph_, MPI_INFO_NULL, &request_),
-        kInit);
-#elif defined(HALOBW_MPIX_NEIGHBOR_INIT)
-    check_mpi(
-        MPIX_Neighbor_alltoallw_init(MPI_BOTTOM, send_counts_.data(), send_displs_.data(), send_types_.data(),
-                                     MPI_BOTTOM, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
-                                     graph_, MPI_INFO_NULL, &request_),
+        HALOBW_MPI_NEIGHBOR_INIT(MPI_BOTTOM, send_counts_.data(), send_displs_.data(), send_types_.data(),
+                                 MPI_BOTTOM, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
+                                 graph_, MPI_INFO_NULL, &request_),
         kInit);
 #else
     throw MethodUnavailable("--method neighbor-persistent: this build's MPI headers lack " +
@@ -137,11 +131,7 @@ class Neighbor final : public Method {
 #endif
   }
 
-#if defined(HALOBW_MPIX_NEIGHBOR_INIT)
-  static constexpr const char* kInit = "MPIX_Neighbor_alltoallw_init";
-#else
-  static constexpr const char* kInit = "MPI_Neighbor_alltoallw_init";
-#endif
+  static constexpr const char* kInit = HALOBW_MPI_NEIGHBOR_INIT_NAME;
 
   std::vector<Wire> wires_;
   Watchdog* watchdog_;

@@ -53,7 +53,7 @@ bool built_with(Needs needs) {
       return false;
 #endif
     case Needs::persistent_neighbor:
-#if defined(HALOBW_MPI_NEIGHBOR_INIT) || defined(HALOBW_MPIX_NEIGHBOR_INIT)
+#ifdef HALOBW_MPI_NEIGHBOR_INIT
       return true;
 #else
       return false;

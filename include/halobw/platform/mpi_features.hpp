@@ -12,9 +12,15 @@
 #include <mpi-ext.h>
 #endif
 
+// HALOBW_MPI_NEIGHBOR_INIT is the persistent neighbourhood call of this
+// library, and HALOBW_MPI_NEIGHBOR_INIT_NAME its name.
 #if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
 #define HALOBW_MPI_PARTITIONED 1
-#define HALOBW_MPI_NEIGHBOR_INIT 1
+#define HALOBW_MPI_NEIGHBOR_INIT MPI_Neighbor_alltoallw_init
+#define HALOBW_MPI_NEIGHBOR_INIT_NAME "MPI_Neighbor_alltoallw_init"
 #elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
-#define HALOBW_MPIX_NEIGHBOR_INIT 1
+#define HALOBW_MPI_NEIGHBOR_INIT MPIX_Neighbor_alltoallw_init
+#define HALOBW_MPI_NEIGHBOR_INIT_NAME "MPIX_Neighbor_alltoallw_init"
+#else
+#define HALOBW_MPI_NEIGHBOR_INIT_NAME "MPI_Neighbor_alltoallw_init"
 #endif
