@@ -40,9 +40,12 @@ Sections (--sections, default all):
             neighbour, one pass unpacks): ±x on 2x1x1 at N = 128, 256, 512, --faces
             and --stencil box on 2x2x2 at N = 128, 256, Time_us and Pack_us +
             Unpack_us; with --baseline, ±z and ±y against that build
-  methods   p2p, persistent, neighbor, rma (pscw and fence) on 2 ranks (±z,
-            ±x; N = 128, 256, 512; both packs) and 8 ranks (all faces), for
-            each MPI build given (--mpi NAME=BUILD_DIR, repeatable)
+  methods   every method (rma with pscw and fence) the MPI has on 2 ranks
+            (±z, ±x; N = 128, 256, 512; both packs) and 8 ranks (all faces),
+            for each MPI build given (--mpi NAME=BUILD_DIR, repeatable)
+  mpi4      partitioned and neighbor-persistent against p2p, persistent and
+            neighbor, with --breakdown: ±z, ±x at N = 128, 256, 512 on 2 ranks
+            (both packs) and --stencil box on 2x2x2 at N = 128, per MPI build
   network   the same exchange over shared memory and forced through TCP on
             loopback, per MPI
   placement --placement linear against --placement nodes on simulated nodes
@@ -707,12 +710,61 @@ def section_regions(args, emit):
     emit()
 
 
-METHODS = (("p2p", []), ("persistent", []), ("neighbor", []), ("rma pscw", ["--method", "rma"]),
-           ("rma fence", ["--method", "rma", "--rma-sync", "fence"]))
+METHODS = (("p2p", []), ("persistent", []), ("partitioned", []), ("neighbor", []), ("neighbor-persistent", []),
+           ("rma pscw", ["--method", "rma"]), ("rma fence", ["--method", "rma", "--rma-sync", "fence"]))
 
 
 def method_flags(name, extra):
     return extra if extra else ["--method", name]
+
+
+def offered(exe, name, extra):
+    """Whether this build's MPI has the method: one that it lacks is refused at set-up (exit 2, one line)."""
+    cmd = mpiexec(1, launcher_of(exe)) + [exe, "--axis", "z", "--sizes", "4", "--iters", "1"] + \
+        method_flags(name, extra)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
+    return not (p.returncode == 2 and " lacks " in p.stderr)
+
+
+# MPI-4's methods and the methods each is set against (p2p first: every ratio is to p2p).
+MPI4 = ("p2p", "persistent", "partitioned", "neighbor", "neighbor-persistent")
+
+
+def section_mpi4(args, emit):
+    emit("### MPI-4's methods against p2p\n")
+    for spec in args.mpi or [f"openmpi={args.build}"]:
+        mpi, build = spec.split("=", 1)
+        exe = os.path.join(build, "halo-bandwidth")
+        methods = [m for m in MPI4 if offered(exe, m, [])]
+        emit(f"#### {mpi} (`{launcher_of(exe)}`): {', '.join(methods)}\n")
+        emit("Median Time_us and Mpi_us (`--breakdown`) of the interleaved runs, and each method's Time_us as a "
+             "share of p2p's in the same pair (median of the paired ratios; above 1 is slower).\n")
+        emit("| case | N | " + " | ".join(f"{m} Time_us" for m in methods) + " | " +
+             " | ".join(f"{m} Mpi_us" for m in methods) + " | " + " | ".join(f"{m}/p2p" for m in methods[1:]) + " |")
+        emit("|---|---|" + "---|" * (3 * len(methods) - 1))
+        cmds = []
+        cases = [(f"±{axis} {pack}", 2, ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", "128,256,512"])
+                 for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")) for pack in ("datatype", "kernel")]
+        cases.append(("box 2x2x2 kernel", 8, ["--stencil", "box", "--grid", "2,2,2", "--pack", "kernel", "--sizes",
+                                              "128"]))
+        for name, ranks, flags in cases:
+            configs = {}
+            for m in methods:
+                f = flags + ["--method", m, "--breakdown", "--iters", "30", "--warmup", "5", "--repeats", "3"]
+                configs[m] = (exe, ranks, f)
+                cmds.append(shown(exe, ranks, f))
+            got = interleave(configs, args.pairs)
+            for n in sorted({k[0] for k in got["p2p"][0]}):
+                time = {m: med([float(r[(n, 0)]["Time_us"]) for r in got[m]]) for m in methods}
+                mpi_us = {m: med([float(r[(n, 0)]["Mpi_us"]) for r in got[m]]) for m in methods}
+                rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
+                                      for a, b in zip(got[m], got["p2p"])]) for m in methods[1:]}
+                emit(f"| {name} | {n} | " + " | ".join(f"{time[m]:.1f}" for m in methods) + " | " +
+                     " | ".join(f"{mpi_us[m]:.1f}" for m in methods) + " | " +
+                     " | ".join(rel[m] for m in methods[1:]) + " |")
+        emit()
+        emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
+        emit()
 
 
 def section_methods(args, emit):
@@ -721,46 +773,47 @@ def section_methods(args, emit):
     for spec in builds:
         mpi, build = spec.split("=", 1)
         exe = os.path.join(build, "halo-bandwidth")
+        methods = [(m, extra) for m, extra in METHODS if offered(exe, m, extra)]
         emit(f"#### {mpi} (`{launcher_of(exe)}`)\n")
         emit("2 ranks, median Uni_GBps of the interleaved runs, and each method's Time_us as a share of p2p's "
              "(ratio = Time_us(method) / Time_us(p2p); above 1 is slower).\n")
-        emit("| faces | pack | N | " + " | ".join(f"{m} GB/s" for m, _ in METHODS) + " | " +
-             " | ".join(f"{m}/p2p" for m, _ in METHODS[1:]) + " |")
-        emit("|---|---|---|" + "---|" * (2 * len(METHODS) - 1))
+        emit("| faces | pack | N | " + " | ".join(f"{m} GB/s" for m, _ in methods) + " | " +
+             " | ".join(f"{m}/p2p" for m, _ in methods[1:]) + " |")
+        emit("|---|---|---|" + "---|" * (2 * len(methods) - 1))
         cmds = []
         for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
             for pack in ("datatype", "kernel"):
                 configs = {}
-                for m, extra in METHODS:
+                for m, extra in methods:
                     f = ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", "128,256,512", "--iters", "30",
                          "--warmup", "5", "--repeats", "3"] + method_flags(m, extra)
                     configs[m] = (exe, 2, f)
                     cmds.append(shown(exe, 2, f))
                 got = interleave(configs, args.pairs)
                 for n in (128, 256, 512):
-                    uni = {m: med([float(r[(n, 0)]["Uni_GBps"]) for r in got[m]]) for m, _ in METHODS}
+                    uni = {m: med([float(r[(n, 0)]["Uni_GBps"]) for r in got[m]]) for m, _ in methods}
                     rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
-                                          for a, b in zip(got[m], got["p2p"])]) for m, _ in METHODS[1:]}
-                    emit(f"| ±{axis} | {pack} | {n} | " + " | ".join(f"{uni[m]:.3f}" for m, _ in METHODS) + " | " +
-                         " | ".join(rel[m] for m, _ in METHODS[1:]) + " |")
+                                          for a, b in zip(got[m], got["p2p"])]) for m, _ in methods[1:]}
+                    emit(f"| ±{axis} | {pack} | {n} | " + " | ".join(f"{uni[m]:.3f}" for m, _ in methods) + " | " +
+                         " | ".join(rel[m] for m, _ in methods[1:]) + " |")
         emit()
         emit("8 ranks oversubscribed, all faces on 2x2x2, `--pack kernel`:\n")
-        emit("| N | " + " | ".join(f"{m} Time_us" for m, _ in METHODS) + " | " +
-             " | ".join(f"{m}/p2p" for m, _ in METHODS[1:]) + " |")
-        emit("|---|" + "---|" * (2 * len(METHODS) - 1))
+        emit("| N | " + " | ".join(f"{m} Time_us" for m, _ in methods) + " | " +
+             " | ".join(f"{m}/p2p" for m, _ in methods[1:]) + " |")
+        emit("|---|" + "---|" * (2 * len(methods) - 1))
         configs = {}
-        for m, extra in METHODS:
+        for m, extra in methods:
             f = ["--faces", "--grid", "2,2,2", "--pack", "kernel", "--sizes", "64,128", "--iters", "20", "--warmup", "3",
                  "--repeats", "3"] + method_flags(m, extra)
             configs[m] = (exe, 8, f)
             cmds.append(shown(exe, 8, f))
         got = interleave(configs, args.pairs)
         for n in (64, 128):
-            t = {m: med([float(r[(n, 0)]["Time_us"]) for r in got[m]]) for m, _ in METHODS}
+            t = {m: med([float(r[(n, 0)]["Time_us"]) for r in got[m]]) for m, _ in methods}
             rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
-                                  for a, b in zip(got[m], got["p2p"])]) for m, _ in METHODS[1:]}
-            emit(f"| {n} | " + " | ".join(f"{t[m]:.1f}" for m, _ in METHODS) + " | " +
-                 " | ".join(rel[m] for m, _ in METHODS[1:]) + " |")
+                                  for a, b in zip(got[m], got["p2p"])]) for m, _ in methods[1:]}
+            emit(f"| {n} | " + " | ".join(f"{t[m]:.1f}" for m, _ in methods) + " | " +
+                 " | ".join(rel[m] for m, _ in methods[1:]) + " |")
         emit()
         emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
         emit()
@@ -980,7 +1033,7 @@ SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": sect
             "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
             "bestplain": section_bestplain, "regions": section_regions,
             "shapes": section_shapes,
-            "methods": section_methods, "network": section_network, "placement": section_placement,
+            "methods": section_methods, "mpi4": section_mpi4, "network": section_network, "placement": section_placement,
             "simulated": section_simulated}
 
 

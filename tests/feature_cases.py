@@ -9,8 +9,9 @@ Suites:
             [0, 1] or none (JSON null, '-' and a note in the table), never outside, over several runs
   shapes    --local against --sizes (same bricks, same Send_B), halo sweeps, K fields aggregated and
             separate, box stencils on 1x1x2, 2x2x2, 1x2x2 and 1x1x3, at 1 2 3 4 8 ranks
-  methods   p2p, persistent, neighbor, rma (pscw, fence) on both packs and the staged transport,
-            1 2 4 8 ranks
+  methods   every method --help offers but p2p (rma with pscw and fence) on both packs and the staged
+            transport, 1 2 4 8 ranks, --faces, uneven splits, --stencil box with --fields 3; a method the MPI
+            library lacks is refused at set-up (exit 2, one line naming the library and what it lacks)
   hugepages --hugepages on|off: the header, the note per row, the JSON figures
   options   the new options' bad input: exit 2, one line, no row
   slowest   a rank made slow on purpose (HALOBW_TEST_HOOK_SLOW) is the one named Slowest in the table
@@ -19,7 +20,7 @@ Suites:
   iters     --iters auto: Iters in the table and the files, a K from 5 to 10^6 per row, with --warmup 0,
             --breakdown, --limit, --overlap and --repeats; --iters N as before, its K in the files
   walls     boxes of extents (13x10x9 beside the cube 8) on walls along x, y, z or every axis, at 1 2 4 8 ranks,
-            --stencil star and box, --fields 2, every --method, --pack datatype, with --check: the walls' ghost
+            --stencil star and box, --fields 2, every --method the MPI library has, --pack datatype, with --check: the walls' ghost
             cells untouched, every figure through check_table (BoundaryFaces, Send_min_B at the walls)
   walls_kernel  the same on --pack kernel
   plans     --dry-run against the real run, row for row, at 1 2 4 8 ranks: cubes, boxes of extents, walls, box
@@ -182,9 +183,29 @@ def shapes(r):
     r.table(8, ["--stencil", "box", "--sizes", "11", "--self", "mpi", "--pack", "kernel", "--check"] + FAST, rows=1)
 
 
+def offered_methods(r):
+    """The methods --help offers, each with its settings (rma with pscw and with fence), and the refusal line
+    of each that this MPI library lacks."""
+    variants = []
+    for m in r.choices("--method"):
+        variants.append([m])
+        if m == "rma":
+            variants.append(["rma", "--rma-sync", "fence"])
+    return [(v, r.lacks(v[0])) for v in variants]
+
+
 def methods(r):
-    for ranks in (1, 2, 4, 8):
-        for method in (["persistent"], ["neighbor"], ["rma"], ["rma", "--rma-sync", "fence"]):
+    offered = offered_methods(r)
+    for method, refusal in offered:
+        if method[0] == "p2p":
+            continue
+        if refusal:
+            # Refused before anything is set up, on every rank count alike.
+            for ranks in (1, 4):
+                r.rejected(ranks, ["--faces", "--sizes", "12", "--method", method[0], "--check"] + FAST,
+                           f"--method {method[0]}: ")
+            continue
+        for ranks in (1, 2, 4, 8):
             packs = (["--pack", "datatype"], ["--pack", "kernel"], ["--pack", "kernel", "--gpu-aware", "off"])
             # Every transport at 2 and 4 ranks; one each at 1 and 8, where a run costs the most.
             if ranks in (1, 8):
@@ -203,10 +224,17 @@ def methods(r):
                         r.fail(f"-n 1 {' '.join(flags)}", f"exit {rc}\n{err}")
                     continue
                 r.table(ranks, flags, rows=2, expect=[f"method {method[0]}"])
+        # Every piece of a box stencil, three fields in a message per peer, an uneven split, both packs.
+        for pack in ("datatype", "kernel"):
+            flags = ["--stencil", "box", "--fields", "3", "--sizes", "13", "--method"] + method + \
+                    ["--pack", pack, "--check"] + FAST
+            env = run_cases.rma_env(r, 4, flags, " ".join(flags)) if method[0] == "rma" else {}
+            r.table(4, flags, env, rows=1, expect=[f"method {method[0]}", "# check N=13 passed"])
     # The pipelined schedule, with the methods that can send one message at a time.
-    for method in ("persistent", "rma"):
-        r.table(4, ["--faces", "--sizes", "12", "--method", method, "--pack", "kernel", "--schedule", "pipelined",
-                    "--breakdown", "--check"] + FAST, rows=1)
+    for method, refusal in offered:
+        if method[0] in ("persistent", "partitioned", "rma") and len(method) == 1 and not refusal:
+            r.table(4, ["--faces", "--sizes", "12", "--method", method[0], "--pack", "kernel", "--schedule",
+                        "pipelined", "--breakdown", "--check"] + FAST, rows=1)
 
 
 def hugepages(r):
@@ -421,17 +449,16 @@ def iters_auto(r, work, n, ranks, flags, rows):
 
 # --- walls and boxes of extents (issue 22) ------------------------------------------------------------
 
-METHODS = ("p2p", "persistent", "neighbor", "rma")
 # The axes that wrap around, as --periodic takes them: walls along x, along y, along z, and along every axis.
 OPEN_AXES = (("y,z", "x"), ("x,z", "y"), ("x,y", "z"), ("none", "x,y,z"))
 
 
-def wall_cases(pack):
+def wall_cases(pack, methods):
     """(ranks, flags) covering, with one pack, every method on every set of walls (across the rank counts),
     each method with both stencils, each stencil on every set of walls, each rank count with both stencils."""
     cases = []
     for ri, ranks in enumerate((1, 2, 4, 8)):
-        for mi, method in enumerate(METHODS):
+        for mi, method in enumerate(methods):
             i = 2 * mi + (pack == "kernel")
             periodic, _ = OPEN_AXES[(i + ri) % 4]
             stencil = ("star", "box")[((pack == "kernel") + ri // 2) % 2]
@@ -447,7 +474,8 @@ def walls_run(r, pack):
     """Each case passes --check (the ghost cells at a wall keep their values) and check_table (the walls'
     figures from the printed header)."""
     failed = []
-    for ranks, flags in wall_cases(pack):
+    methods = [m for m in r.choices("--method") if not r.lacks(m)]
+    for ranks, flags in wall_cases(pack, methods):
         periodic = flags[flags.index("--periodic") + 1]
         walls = dict(OPEN_AXES)[periodic]
         what = f"-n {ranks} {' '.join(flags)}"

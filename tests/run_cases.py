@@ -115,6 +115,27 @@ class Runner:
         self.last_err = err
         return out
 
+    def choices(self, flag):
+        """The names --help offers for `flag` (the binary's one table of them)."""
+        if not hasattr(self, "help_text"):
+            self.help_text = subprocess.run([self.exe, "--help"], capture_output=True, text=True,
+                                            env=dict(os.environ, COLUMNS="200")).stdout
+        found = re.search(rf"^\s+{re.escape(flag)} ([A-Za-z0-9_/-]+(?:\|[A-Za-z0-9_/-]+)+)", self.help_text, re.M)
+        return found.group(1).split("|") if found else []
+
+    def lacks(self, method):
+        """The one line refusing `method` where this MPI library lacks it (exit 2 at set-up), else None.
+        Asked once per method with a 1-rank run."""
+        if not hasattr(self, "refusals"):
+            self.refusals = {}
+        if method not in self.refusals:
+            rc, out, err = self.run(1, ["--axis", "z", "--sizes", "4", "--iters", "1", "--warmup", "0",
+                                        "--method", method])
+            ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+            refused = rc == 2 and len(ours) == 1 and f"--method {method}: " in ours[0] and " lacks " in ours[0]
+            self.refusals[method] = ours[0] if refused else None
+        return self.refusals[method]
+
     def rejected(self, ranks, flags, fragment, env=None):
         """A run that must end with exit code 2, one error line naming `fragment`, no row."""
         with self.lock:
@@ -303,8 +324,8 @@ def formats(r):
 
 def faults(r):
     """Injected faults end with a message naming what failed: a hang (one rank
-    never sends) under --timeout, and an MPI error (a send to a rank that does
-    not exist). The watchdog runs out of band, so every stuck rank names what
+    never sends) under --timeout, on p2p and on each MPI-4 method the library
+    has, and an MPI error (a send to a rank that does not exist). The watchdog runs out of band, so every stuck rank names what
     it waits for; the ranks waiting on the silent one name it. No wall-clock
     bound: the runner's own timeout catches a run that never ends."""
     for ranks in (2, 4):
@@ -324,6 +345,22 @@ def faults(r):
                 r.fail(what, f"exit {rc}, want 4\n{err}")
             else:
                 print(f"ok   {what}: exit {rc}: {named[0]}")
+    # The MPI-4 methods, where the library has them: the watchdog names each partition still missing, and what
+    # the persistent collective carries.
+    for method, flags, said in (("partitioned", ["--pack", "kernel", "--schedule", "pipelined"],
+                                 r"in MPI_Testany: .*ghost faces from rank 1 \(receive, tag \d+\), partition 1 of \d+"),
+                                ("neighbor-persistent", [], r"in MPI_Wait: .*ghost faces from rank 1 \(receive, tag")):
+        if r.lacks(method):
+            continue
+        r.cases += 1
+        what = f"-n 2 --method {method} skip sends"
+        rc, out, err = r.run(2, ["--axis", "z", "--method", method, "--sizes", "16", "--timeout", "2"] + flags,
+                             {"HALOBW_TEST_HOOK_SKIP_SENDS": "1"})
+        named = [l for l in err.splitlines() if l.startswith("halo-bandwidth: timeout on rank 0") and re.search(said, l)]
+        if rc != 4 or not named:
+            r.fail(what, f"exit {rc}, want 4 and a line matching {said}\n{err}")
+        else:
+            print(f"ok   {what}: exit {rc}: {named[0][:160]}")
     for ranks, flags in ((2, ["--axis", "z"]), (4, ["--faces", "--pack", "kernel", "--gpu-aware", "off"])):
         r.cases += 1
         what = f"-n {ranks} --check finds a spoiled ghost cell {' '.join(flags)}"

@@ -145,7 +145,6 @@ TEST(PeerMessages, OnePerNeighbour) {
   const std::vector<Route> routes = plan_routes(px, one);
   EXPECT_EQ(routes[0].what_recv, "the +x, -x ghost faces from rank 1 (receive, tag 0)");
   EXPECT_EQ(routes[0].what_send, "rank 1 to take the faces sent -x, +x (send, tag 0)");
-  EXPECT_EQ(routes[0].landing_boxes.size(), 2u);
 
   const Case box{{2, 2, 2}, {16, 16, 16}, 1, true, {true, true, true}, 1, SelfMode::copy};
   const RankPlan pb = plans(box)[0];

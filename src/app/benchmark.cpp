@@ -291,6 +291,7 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
 // --overlap need besides.
 template <class ExecSpace, class MemSpace, class TransportPolicy>
 struct RowRig {
+  std::shared_ptr<FieldHome> home;  // where the method placed the fields (null: nowhere special); freed last
   std::unique_ptr<FieldSet<MemSpace>> fields;
   std::unique_ptr<FieldSet<MemSpace>> out;  // --overlap: the stencil's outputs
   std::unique_ptr<Exchanger<ExecSpace, MemSpace, TransportPolicy>> ex;
@@ -308,8 +309,11 @@ Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& set
   const std::string& label = row.label;
   Status mine;
   try {
-    rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement);
-    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), setup);
+    ExchangeSetup placed = setup;
+    placed.home = rig.home = field_home(opt.method, comm);
+    rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement, "halobw::field",
+                                                      rig.home.get());
+    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), placed);
     if (opt.limit)
       rig.copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(plan.remote_bytes, setup.host_placement);
     if (opt.overlap) {
@@ -424,7 +428,7 @@ Status run_rows(const Comm& comm, const RunSetup& s) {
   for (std::size_t index = 0; index < rows.size(); ++index) {
     const RowPlan& plan = rows[index];
     const FaultPlan faults = s.faults.at_row(index);
-    setup.method = with_faults(method_factory(opt.method, opt.rma_sync), faults, comm.rank(), comm.size());
+    setup.method = with_faults(method_factory({opt.method, opt.rma_sync}), faults, comm.rank(), comm.size());
     const std::string step = fmt::format("size {} of {}, {}", index + 1, rows.size(), plan.label);
     show(s, step + ": setting up");
     set_phase(comm, fmt::format("{} set-up", plan.label));

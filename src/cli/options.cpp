@@ -345,9 +345,10 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
              "self faces (neighbour is the rank itself): local copy, or an MPI message to self");
   g.method =
       add_choice(*s, "--method", o.method,
-                 "how MPI moves the messages: p2p (Irecv/Isend, default), persistent (Recv_init/Send_init "
-                 "once, Startall), neighbor (MPI_Ineighbor_alltoallw on a graph of the peers) or rma "
-                 "(MPI_Put into the peer's window)");
+                 "how the messages move: p2p (Irecv/Isend, default), persistent (Recv_init/Send_init "
+                 "once, Startall), partitioned (MPI-4 Psend_init/Precv_init once, Pready as each is "
+                 "packed), neighbor (MPI_Ineighbor_alltoallw on a graph of the peers), neighbor-persistent "
+                 "(MPI-4 Neighbor_alltoallw_init once, Start) or rma (MPI_Put into the peer's window)");
   g.rma_sync = add_choice(*s, "--rma-sync", o.rma_sync,
                           "--method rma: general active target, post/start/complete/wait among neighbours "
                           "(pscw, default), or MPI_Win_fence over all ranks (fence)");
@@ -395,12 +396,13 @@ Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,
   if (g.rma_sync->count() > 0 && o.method != MethodKind::rma) {
     return fail("--rma-sync needs --method rma: it says how one-sided puts are synchronised");
   }
-  if (o.method == MethodKind::neighbor) {
+  if (sends_at_once(o.method)) {
     // One collective carries every message: nothing can be sent as soon as it is packed.
     if (g.schedule->count() > 0 && o.schedule == Schedule::pipelined) {
-      return fail(
-          "--method neighbor with --schedule pipelined: MPI_Ineighbor_alltoallw sends every message in "
-          "one call; use --schedule bulk (the default with --method neighbor)");
+      return fail(fmt::format(
+          "--method {0} with --schedule pipelined: one collective sends every message in one call; use "
+          "--schedule bulk (the default with --method {0})",
+          to_string(o.method)));
     }
     o.schedule = Schedule::bulk;
   }
@@ -660,7 +662,8 @@ HelpOption help_of(const CLI::Option& opt) {
 
 std::string help_footer() {
   std::string codes;
-  for (const ExitCode c : kExitCodes) codes += fmt::format("  {}  {}\n", exit_status(c), exit_meaning(c));
+  for (const Spelling<ExitCode>& c : Names<ExitCode>::list)
+    codes += fmt::format("  {}  {}\n", exit_status(c.value), c.meaning);
   return fmt::format(
       R"(Environment:
   OPENPFC_FD_PROC_GRID=GRID         process grid when --grid is not given

@@ -1,8 +1,10 @@
-// The neighbourhood method: MPI-3's own halo operation. Once per row, a
+// The neighbourhood methods: MPI-3's own halo operation. Once per row, a
 // distributed-graph communicator lists this rank's sources and destinations
-// in message order; each exchange is one MPI_Ineighbor_alltoallw over it,
-// every block addressed from MPI_BOTTOM (absolute addresses), so packed
-// buffers and subarrays of the fields go the same way.
+// in message order; each exchange is one MPI_Ineighbor_alltoallw over it
+// (neighbor), or the start of one persistent MPI_Neighbor_alltoallw_init
+// made once per row (neighbor-persistent: MPI-4, or Open MPI 4.1's MPIX_
+// form). Every block is addressed from MPI_BOTTOM (absolute addresses), so
+// packed buffers and subarrays of the fields go the same way.
 //
 // A peer can get several messages (--messages aggregated or separate with 2
 // ranks on an axis, or a message per peer split at INT_MAX values): the
@@ -11,62 +13,67 @@
 // Both sides list their messages in table order, by direction of their first
 // piece, and a message travelling in direction d leaves towards the +d
 // neighbour and arrives from the -d one, so the k-th block for a peer is
-// always the same message on both sides. At a wall (MPI_PROC_NULL) there is
-// no edge: a message with no receiver is only a source's block on the other
-// side, and the lists keep their order.
-#include "halobw/exchange/method.hpp"
-#include "halobw/platform/mpi.hpp"
+// always the same message on both sides. At a wall there is no edge: a
+// message with no receiver is only a source's block on the other side, and
+// the lists keep their order.
+#include "halobw/exchange/method_registry.hpp"
+#include "halobw/exchange/mpi_spans.hpp"
+#include "halobw/plan/grid.hpp"
+#include "halobw/platform/mpi_features.hpp"
 #include "halobw/platform/process.hpp"
 
 namespace halobw {
 
 namespace {
 
-MPI_Aint address(const void* p) {
-  MPI_Aint a = 0;
-  check_mpi(MPI_Get_address(p, &a), "MPI_Get_address");
-  return a;
-}
-
 class Neighbor final : public Method {
  public:
-  explicit Neighbor(MethodContext ctx) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
+  Neighbor(MethodContext ctx, MethodKind kind)
+      : wires_(std::move(ctx.wires)),
+        watchdog_(ctx.watchdog),
+        persistent_(kind == MethodKind::neighbor_persistent) {
     // SimGrid's SMPI (3.32) aborts the whole simulation in
     // MPI_Dist_graph_create_adjacent, "Not yet implemented" (tests/smpi/neighbor.c).
     if (const auto& sim = Process::simulation()) {
-      throw MethodUnavailable("--method neighbor: " + sim->name() +
+      throw MethodUnavailable("--method " + to_string(kind) + ": " + sim->name() +
                               " has no distributed-graph communicators (MPI_Dist_graph_create_adjacent)");
     }
     std::vector<int> sources;
     std::vector<int> destinations;
     std::vector<std::string> what;
     for (const Wire& w : wires_) {
-      if (w.recv_peer != MPI_PROC_NULL) {
+      if (w.recv_peer != kNoRank) {
+        const MpiSpan s = types_.span(w.recv);
         sources.push_back(w.recv_peer);
-        recv_counts_.push_back(w.recv.count);
-        recv_displs_.push_back(address(w.recv.address));
-        recv_types_.push_back(w.recv.type);
+        recv_counts_.push_back(s.count);
+        recv_displs_.push_back(mpi_address(s.address));
+        recv_types_.push_back(s.type);
         what.push_back(w.what_recv);
       }
-      if (w.send_peer != MPI_PROC_NULL) {
+      if (w.send_peer != kNoRank) {
+        const MpiSpan s = types_.span(w.send);
         destinations.push_back(w.send_peer);
-        send_counts_.push_back(w.send.count);
-        send_displs_.push_back(address(w.send.address));
-        send_types_.push_back(w.send.type);
+        send_counts_.push_back(s.count);
+        send_displs_.push_back(mpi_address(s.address));
+        send_types_.push_back(s.type);
       }
     }
     for (const Wire& w : wires_) {
-      if (w.send_peer != MPI_PROC_NULL) what.push_back(w.what_send);
+      if (w.send_peer != kNoRank) what.push_back(w.what_send);
     }
     awaited_ = Awaited(std::move(what));
     const auto armed =
         Watchdog::Guard(watchdog_, "MPI_Dist_graph_create_adjacent", nullptr, Watchdog::Kind::collective);
-    check_mpi(MPI_Dist_graph_create_adjacent(ctx.comm, static_cast<int>(sources.size()), sources.data(),
-                                             MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
-                                             destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
-              "MPI_Dist_graph_create_adjacent");
+    check_mpi(
+        MPI_Dist_graph_create_adjacent(ctx.comm->get(), static_cast<int>(sources.size()), sources.data(),
+                                       MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
+                                       destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
+        "MPI_Dist_graph_create_adjacent");
+    if (persistent_) start_persistent();
   }
   ~Neighbor() override {
+    if (persistent_ && request_ != MPI_REQUEST_NULL)
+      report_mpi(MPI_Request_free(&request_), "MPI_Request_free");
     if (graph_ != MPI_COMM_NULL) report_mpi(MPI_Comm_free(&graph_), "MPI_Comm_free");
   }
   Neighbor(const Neighbor&) = delete;
@@ -78,6 +85,10 @@ class Neighbor final : public Method {
     throw std::logic_error("the neighbor method sends every message at once (--schedule bulk)");
   }
   void send_all() override {
+    if (persistent_) {
+      check_mpi(MPI_Start(&request_), "MPI_Start");
+      return;
+    }
     check_mpi(MPI_Ineighbor_alltoallw(MPI_BOTTOM, send_counts_.data(), send_displs_.data(),
                                       send_types_.data(), MPI_BOTTOM, recv_counts_.data(),
                                       recv_displs_.data(), recv_types_.data(), graph_, &request_),
@@ -100,8 +111,32 @@ class Neighbor final : public Method {
   [[nodiscard]] bool lands_one_by_one() const override { return false; }
 
  private:
+  // The persistent collective, made once (collective over the graph). A
+  // rank with no edge still takes part; Open MPI 4.1's MPIX_ form refuses
+  // null arrays (MPI_ERR_ARG), so empty ones get room for one element.
+  void start_persistent() {
+    for (auto* v : {&send_counts_, &recv_counts_}) v->reserve(1);
+    for (auto* v : {&send_displs_, &recv_displs_}) v->reserve(1);
+    for (auto* v : {&send_types_, &recv_types_}) v->reserve(1);
+    const auto armed = Watchdog::Guard(watchdog_, kInit, nullptr, Watchdog::Kind::collective);
+#ifdef HALOBW_MPI_NEIGHBOR_INIT
+    check_mpi(
+        HALOBW_MPI_NEIGHBOR_INIT(MPI_BOTTOM, send_counts_.data(), send_displs_.data(), send_types_.data(),
+                                 MPI_BOTTOM, recv_counts_.data(), recv_displs_.data(), recv_types_.data(),
+                                 graph_, MPI_INFO_NULL, &request_),
+        kInit);
+#else
+    throw MethodUnavailable("--method neighbor-persistent: this build's MPI headers lack " +
+                            std::string(kInit));
+#endif
+  }
+
+  static constexpr const char* kInit = HALOBW_MPI_NEIGHBOR_INIT_NAME;
+
   std::vector<Wire> wires_;
   Watchdog* watchdog_;
+  bool persistent_;  // one request made once per row, started per exchange
+  MpiTypes types_;
   MPI_Comm graph_ = MPI_COMM_NULL;
   MPI_Request request_ = MPI_REQUEST_NULL;
   std::vector<int> send_counts_;
@@ -116,8 +151,8 @@ class Neighbor final : public Method {
 
 }  // namespace
 
-std::unique_ptr<Method> make_neighbor(MethodContext ctx) {
-  return std::make_unique<Neighbor>(std::move(ctx));
+std::unique_ptr<Method> make_neighbor(MethodContext ctx, const MethodChoice& choice) {
+  return std::make_unique<Neighbor>(std::move(ctx), choice.kind);
 }
 
 }  // namespace halobw

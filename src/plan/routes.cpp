@@ -36,10 +36,6 @@ std::vector<Route> plan_routes(const RankPlan& plan, const MessageTable& table) 
     r.send_peer = piece.send_peer;
     r.recv_peer = piece.recv_peer;
     r.tag = msg.tag;
-    for (const Part& part : msg.parts) {
-      r.landing_boxes.push_back(
-          subarray_of(plan.padded, plan.pieces[static_cast<std::size_t>(part.piece)].recv_box));
-    }
     const std::string kind = kinds(plan, msg);
     const std::string field =
         msg.fields == plan.fields ? std::string() : " field " + std::to_string(msg.first_field);

@@ -169,46 +169,6 @@ std::string fixed(const Column& c, const Cell& v) {
 
 }  // namespace
 
-const char* group_name(Group g) {
-  switch (g) {
-    case Group::standard:
-      return "standard";
-    case Group::cube:
-      return "cube";
-    case Group::local:
-      return "local";
-    case Group::local_extents:
-      return "local_extents";
-    case Group::global_box:
-      return "global_box";
-    case Group::walls:
-      return "walls";
-    case Group::off_node:
-      return "off_node";
-    case Group::sweep:
-      return "sweep";
-    case Group::send_min:
-      return "send_min";
-    case Group::spread:
-      return "spread";
-    case Group::breakdown:
-      return "breakdown";
-    case Group::limit:
-      return "limit";
-    case Group::hugepages:
-      return "hugepages";
-    case Group::overlap:
-      return "overlap";
-    case Group::box:
-      return "box";
-    case Group::iters:
-      return "iters";
-    case Group::ranks:
-      return "ranks";
-  }
-  return "standard";
-}
-
 const std::vector<Column>& columns() { return kColumns; }
 
 std::vector<const Column*> table_columns(const Groups& groups) {

@@ -52,7 +52,7 @@ const std::vector<ProvenanceField> kProvenance{
 const std::vector<const char*> kStatusColumns{"status", "exit_code", "reason", "warnings"};
 
 std::vector<std::string> status_fields(const RunStatus& s) {
-  return {state_name(s.state), s.exit_code >= 0 ? std::to_string(s.exit_code) : std::string(), s.reason,
+  return {to_string(s.state), s.exit_code >= 0 ? std::to_string(s.exit_code) : std::string(), s.reason,
           join(s.warnings, "; ")};
 }
 
@@ -116,7 +116,7 @@ ordered_json json_run(const HeaderInfo& h) {
 }
 
 ordered_json json_status(const RunStatus& s, std::size_t rows) {
-  return {{"state", state_name(s.state)},
+  return {{"state", to_string(s.state)},
           {"exit_code", s.exit_code >= 0 ? ordered_json(s.exit_code) : ordered_json(nullptr)},
           {"reason", s.reason.empty() ? ordered_json(nullptr) : ordered_json(s.reason)},
           {"rows", rows},
@@ -124,18 +124,6 @@ ordered_json json_status(const RunStatus& s, std::size_t rows) {
 }
 
 }  // namespace
-
-const char* state_name(RunStatus::State s) {
-  switch (s) {
-    case RunStatus::State::complete:
-      return "complete";
-    case RunStatus::State::failed:
-      return "failed";
-    case RunStatus::State::incomplete:
-      return "incomplete";
-  }
-  return "incomplete";
-}
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;

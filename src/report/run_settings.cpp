@@ -119,24 +119,4 @@ std::string header_line(HeaderLine line, const RunInfo& run) {
   return out;
 }
 
-const char* type_name(Setting::Type t) {
-  switch (t) {
-    case Type::text:
-      return "text";
-    case Type::integer:
-    case Type::flag:
-      return "integer";
-    case Type::count_or_auto:
-      return "integer or auto";
-    case Type::number:
-    case Type::seconds:
-      return "number";
-    case Type::grid:
-      return "grid";
-    case Type::int_list:
-      return "integer list";
-  }
-  return "text";
-}
-
 }  // namespace halobw

@@ -4,10 +4,13 @@
 // next collective (mpi.hpp: agree).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "halobw/base/names.hpp"
 
 namespace halobw {
 
@@ -23,23 +26,19 @@ enum class ExitCode : int {
 [[nodiscard]] constexpr int exit_status(ExitCode c) { return static_cast<int>(c); }
 
 // Every exit code, in order, and what it means in one line (--help lists them, as the README does).
-constexpr ExitCode kExitCodes[] = {ExitCode::ok, ExitCode::check_failed, ExitCode::bad_input,
-                                   ExitCode::runtime_error, ExitCode::timeout};
-[[nodiscard]] constexpr const char* exit_meaning(ExitCode c) {
-  switch (c) {
-    case ExitCode::ok:
-      return "every row measured (and, with --check, every ghost cell right)";
-    case ExitCode::check_failed:
-      return "--check found a wrong cell (one line names the rank, the piece and the cell)";
-    case ExitCode::bad_input:
-      return "bad input, refused before anything is measured (one line says what)";
-    case ExitCode::runtime_error:
-      return "a failure during the run: an MPI call, an allocation, a write of the results";
-    case ExitCode::timeout:
-      return "the watchdog: a wait lasted longer than --timeout";
-  }
-  return "";
-}
+template <>
+struct Names<ExitCode> {
+  static constexpr std::array<Spelling<ExitCode>, 5> list{{
+      {"ok", ExitCode::ok, "every row measured (and, with --check, every ghost cell right)"},
+      {"check_failed", ExitCode::check_failed,
+       "--check found a wrong cell (one line names the rank, the piece and the cell)"},
+      {"bad_input", ExitCode::bad_input,
+       "bad input, refused before anything is measured (one line says what)"},
+      {"runtime_error", ExitCode::runtime_error,
+       "a failure during the run: an MPI call, an allocation, a write of the results"},
+      {"timeout", ExitCode::timeout, "the watchdog: a wait lasted longer than --timeout"},
+  }};
+};
 
 struct Failure {
   ExitCode code = ExitCode::bad_input;

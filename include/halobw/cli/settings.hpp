@@ -1,12 +1,11 @@
-// The run's choices as enums, each spelled once: its name table serves
-// to_string (header, CSV, JSON) and the command line (options.cpp). Pure.
+// The run's choices as enums, each spelled once in its name table
+// (base/names.hpp), which serves to_string (header, CSV, JSON) and the
+// command line (options.cpp). Pure.
 #pragma once
 
 #include <array>
-#include <map>
-#include <string>
-#include <utility>
 
+#include "halobw/base/names.hpp"
 #include "halobw/cli/environment.hpp"
 
 namespace halobw {
@@ -28,8 +27,23 @@ enum class StencilKind { star, box };
 // What one message carries: every piece (and field) for one peer rank, every
 // field of one piece, or one field of one piece.
 enum class Messages { peer, aggregated, separate };
-// How MPI moves the messages.
-enum class MethodKind { p2p, persistent, neighbor, rma };
+// How the messages move (exchange/method_registry.hpp builds each).
+enum class MethodKind { p2p, persistent, partitioned, neighbor, neighbor_persistent, rma };
+// Whether a method sends every message in one call (a collective): nothing
+// can go as soon as it is packed, so its schedule is bulk.
+[[nodiscard]] constexpr bool sends_at_once(MethodKind k) {
+  switch (k) {
+    case MethodKind::neighbor:
+    case MethodKind::neighbor_persistent:
+      return true;
+    case MethodKind::p2p:
+    case MethodKind::persistent:
+    case MethodKind::partitioned:
+    case MethodKind::rma:
+      return false;
+  }
+  return false;
+}
 // --method rma: the synchronisation.
 enum class RmaSync { pscw, fence };
 // How the host drives MPI while the interior runs (--overlap).
@@ -59,113 +73,85 @@ enum class Transport {
 [[nodiscard]] constexpr bool packs(Transport t) { return t != Transport::datatype; }
 [[nodiscard]] constexpr bool stages(Transport t) { return t == Transport::staged; }
 
-// The name table of each enum: Names<E>::list.
-template <class E>
-struct Names;
-
+// The name table of each enum (base/names.hpp).
 template <>
 struct Names<Backend> {
-  static constexpr std::array<std::pair<const char*, Backend>, 3> list{
+  static constexpr std::array<Spelling<Backend>, 3> list{
       {{"host", Backend::host}, {"cuda", Backend::cuda}, {"hip", Backend::hip}}};
 };
 template <>
 struct Names<PackMode> {
-  static constexpr std::array<std::pair<const char*, PackMode>, 2> list{
+  static constexpr std::array<Spelling<PackMode>, 2> list{
       {{"datatype", PackMode::datatype}, {"kernel", PackMode::kernel}}};
 };
 template <>
 struct Names<SelfMode> {
-  static constexpr std::array<std::pair<const char*, SelfMode>, 2> list{
-      {{"copy", SelfMode::copy}, {"mpi", SelfMode::mpi}}};
+  static constexpr std::array<Spelling<SelfMode>, 2> list{{{"copy", SelfMode::copy}, {"mpi", SelfMode::mpi}}};
 };
 template <>
 struct Names<GpuAwareMode> {
-  static constexpr std::array<std::pair<const char*, GpuAwareMode>, 3> list{
+  static constexpr std::array<Spelling<GpuAwareMode>, 3> list{
       {{"auto", GpuAwareMode::automatic}, {"on", GpuAwareMode::on}, {"off", GpuAwareMode::off}}};
 };
 template <>
 struct Names<GridSource> {
-  static constexpr std::array<std::pair<const char*, GridSource>, 3> list{
-      {{"auto", GridSource::automatic},
-       {"--grid", GridSource::flag},
-       {env_var::kProcGrid, GridSource::environment}}};
+  static constexpr std::array<Spelling<GridSource>, 3> list{{{"auto", GridSource::automatic},
+                                                             {"--grid", GridSource::flag},
+                                                             {env_var::kProcGrid, GridSource::environment}}};
 };
 template <>
 struct Names<Format> {
-  static constexpr std::array<std::pair<const char*, Format>, 3> list{
+  static constexpr std::array<Spelling<Format>, 3> list{
       {{"table", Format::table}, {"csv", Format::csv}, {"json", Format::json}}};
 };
 template <>
 struct Names<Toggle> {
-  static constexpr std::array<std::pair<const char*, Toggle>, 2> list{
-      {{"off", Toggle::off}, {"on", Toggle::on}}};
+  static constexpr std::array<Spelling<Toggle>, 2> list{{{"off", Toggle::off}, {"on", Toggle::on}}};
 };
 template <>
 struct Names<MethodKind> {
-  static constexpr std::array<std::pair<const char*, MethodKind>, 4> list{
+  static constexpr std::array<Spelling<MethodKind>, 6> list{
       {{"p2p", MethodKind::p2p},
        {"persistent", MethodKind::persistent},
+       {"partitioned", MethodKind::partitioned},
        {"neighbor", MethodKind::neighbor},
+       {"neighbor-persistent", MethodKind::neighbor_persistent},
        {"rma", MethodKind::rma}}};
 };
 template <>
 struct Names<RmaSync> {
-  static constexpr std::array<std::pair<const char*, RmaSync>, 2> list{
+  static constexpr std::array<Spelling<RmaSync>, 2> list{
       {{"pscw", RmaSync::pscw}, {"fence", RmaSync::fence}}};
 };
 template <>
 struct Names<Messages> {
-  static constexpr std::array<std::pair<const char*, Messages>, 3> list{
+  static constexpr std::array<Spelling<Messages>, 3> list{
       {{"peer", Messages::peer}, {"aggregated", Messages::aggregated}, {"separate", Messages::separate}}};
 };
 template <>
 struct Names<StencilKind> {
-  static constexpr std::array<std::pair<const char*, StencilKind>, 2> list{
+  static constexpr std::array<Spelling<StencilKind>, 2> list{
       {{"star", StencilKind::star}, {"box", StencilKind::box}}};
 };
 template <>
 struct Names<ProgressMode> {
-  static constexpr std::array<std::pair<const char*, ProgressMode>, 2> list{
+  static constexpr std::array<Spelling<ProgressMode>, 2> list{
       {{"wait", ProgressMode::wait}, {"poll", ProgressMode::poll}}};
 };
 template <>
 struct Names<RankPlacement> {
-  static constexpr std::array<std::pair<const char*, RankPlacement>, 3> list{
+  static constexpr std::array<Spelling<RankPlacement>, 3> list{
       {{"linear", RankPlacement::linear}, {"nodes", RankPlacement::nodes}, {"cart", RankPlacement::cart}}};
 };
 template <>
 struct Names<Schedule> {
-  static constexpr std::array<std::pair<const char*, Schedule>, 2> list{
+  static constexpr std::array<Spelling<Schedule>, 2> list{
       {{"bulk", Schedule::bulk}, {"pipelined", Schedule::pipelined}}};
 };
 template <>
 struct Names<Transport> {
-  static constexpr std::array<std::pair<const char*, Transport>, 3> list{
+  static constexpr std::array<Spelling<Transport>, 3> list{
       {{"datatype", Transport::datatype}, {"direct", Transport::direct}, {"staged", Transport::staged}}};
 };
-
-template <class E>
-[[nodiscard]] std::string to_string(E value) {
-  for (const auto& [name, v] : Names<E>::list) {
-    if (v == value) return name;
-  }
-  return "?";
-}
-
-// name -> value, for the command line.
-template <class E>
-[[nodiscard]] std::map<std::string, E> name_map() {
-  std::map<std::string, E> m;
-  for (const auto& [name, v] : Names<E>::list) m.emplace(name, v);
-  return m;
-}
-
-// "a|b|c", for --help.
-template <class E>
-[[nodiscard]] std::string name_choices() {
-  std::string s;
-  for (const auto& [name, v] : Names<E>::list) s += (s.empty() ? "" : "|") + std::string(name);
-  return s;
-}
 
 }  // namespace halobw

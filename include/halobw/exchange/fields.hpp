@@ -1,5 +1,6 @@
 // The fields a row exchanges: K padded bricks, each its own allocation,
-// owned here and lent to the exchanger, the checker and the stencil.
+// owned here (or, where the method places the fields, by its home) and lent
+// to the exchanger, the checker and the stencil.
 #pragma once
 
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "halobw/base/box.hpp"
 #include "halobw/exchange/allocation.hpp"
+#include "halobw/exchange/method.hpp"
 
 namespace halobw {
 
@@ -16,11 +18,12 @@ class FieldSet {
   using View = FieldView<MemSpace>;
 
   FieldSet(const Index3& padded, int count, Placement placement = Placement::standard,
-           const std::string& label = "halobw::field") {
+           const std::string& label = "halobw::field", FieldHome* home = nullptr) {
     const std::size_t values = static_cast<std::size_t>(padded[0]) * static_cast<std::size_t>(padded[1]) *
                                static_cast<std::size_t>(padded[2]);
     for (int k = 0; k < count; ++k) {
-      owners_.push_back(allocate<MemSpace>(values * sizeof(double), placement, label));
+      const std::size_t bytes = values * sizeof(double);
+      owners_.push_back(home ? home->allocate(bytes, label) : allocate<MemSpace>(bytes, placement, label));
       views_.emplace_back(static_cast<double*>(owners_.back().data()), padded[0], padded[1], padded[2]);
       Kokkos::deep_copy(views_.back(), 0.0);  // first touch where the memory lives
     }

@@ -1,10 +1,8 @@
-// The route of every message of one rank: its peers, its tag, where it lands
-// in the receiver's field, and how the watchdog names what is awaited. Pure,
-// from the piece and message tables; the exchanger adds the addresses and the
-// MPI datatypes (exchange/method.hpp: Wire).
+// The route of every message of one rank: its peers, its tag, and how the
+// watchdog names what is awaited. Pure, from the piece and message tables;
+// the exchanger adds what is sent and where it lands (exchange/method.hpp: Wire).
 #pragma once
 
-#include <array>
 #include <string>
 #include <vector>
 
@@ -17,8 +15,6 @@ struct Route {
   int send_peer = 0;  // the rank this message goes to
   int recv_peer = 0;  // the rank whose message travelling the same way lands here
   int tag = 0;
-  // The receive box of each part in the padded field (one-sided puts on the datatype path).
-  std::vector<Subarray> landing_boxes;
   std::string what_send;  // "rank 1 to take the face sent +z (send, tag 5)", "the faces sent -x, +x"
   std::string what_recv;  // "the -z ghost face from rank 1 (receive, tag 5)", "the +x, -x ghost faces"
 };

@@ -4,10 +4,12 @@
 // (tests/tools: halobw-columns prints it).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "halobw/base/names.hpp"
 #include "halobw/report/report.hpp"
 
 namespace halobw {
@@ -32,7 +34,26 @@ enum class Group {
   iters,          // Iters: --iters auto (always in CSV and JSON)
   ranks,          // Slowest, Skew: --per-rank (always in CSV and JSON, with Slowest_host)
 };
-[[nodiscard]] const char* group_name(Group g);
+template <>
+struct Names<Group> {
+  static constexpr std::array<Spelling<Group>, 17> list{{{"standard", Group::standard},
+                                                         {"cube", Group::cube},
+                                                         {"local", Group::local},
+                                                         {"local_extents", Group::local_extents},
+                                                         {"global_box", Group::global_box},
+                                                         {"sweep", Group::sweep},
+                                                         {"walls", Group::walls},
+                                                         {"off_node", Group::off_node},
+                                                         {"send_min", Group::send_min},
+                                                         {"spread", Group::spread},
+                                                         {"breakdown", Group::breakdown},
+                                                         {"limit", Group::limit},
+                                                         {"hugepages", Group::hugepages},
+                                                         {"overlap", Group::overlap},
+                                                         {"box", Group::box},
+                                                         {"iters", Group::iters},
+                                                         {"ranks", Group::ranks}}};
+};
 
 // The groups a run's table shows; fixed before the first row.
 class Groups {

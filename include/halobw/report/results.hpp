@@ -4,6 +4,7 @@
 // whatever state the run is in, so that no reader ever sees one cut short.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,13 @@ struct RunStatus {
   std::string reason;                 // failed: the one-line reason
   std::vector<std::string> warnings;  // e.g. that nothing crossed ranks
 };
-[[nodiscard]] const char* state_name(RunStatus::State s);
+template <>
+struct Names<RunStatus::State> {
+  static constexpr std::array<Spelling<RunStatus::State>, 3> list{
+      {{"complete", RunStatus::State::complete},
+       {"failed", RunStatus::State::failed},
+       {"incomplete", RunStatus::State::incomplete}}};
+};
 
 // Everything a result file holds.
 struct Results {

@@ -5,6 +5,7 @@
 // its field in Options, its parser line and one entry here.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -84,7 +85,19 @@ struct Setting {
 [[nodiscard]] std::string setting_text(const Setting& s, const RunInfo& run);
 // The header lines of the settings on `line` ("backend host device host"), without "# ".
 [[nodiscard]] std::string header_line(HeaderLine line, const RunInfo& run);
-// The type's name, as tools/columns_json.cpp tells the tests.
-[[nodiscard]] const char* type_name(Setting::Type t);
+// The type's name, as tools/columns_json.cpp tells the tests (the JSON schema's words: several types
+// print as one).
+template <>
+struct Names<Setting::Type> {
+  using T = Setting::Type;
+  static constexpr std::array<Spelling<T>, 8> list{{{"text", T::text},
+                                                    {"integer", T::integer},
+                                                    {"integer", T::flag},
+                                                    {"number", T::number},
+                                                    {"grid", T::grid},
+                                                    {"integer list", T::int_list},
+                                                    {"integer or auto", T::count_or_auto},
+                                                    {"number", T::seconds}}};
+};
 
 }  // namespace halobw
