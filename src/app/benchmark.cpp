@@ -252,6 +252,7 @@ template <class Ex, class ExecSpace>
 Status run_check(const Comm& comm, const FaultPlan& faults, Ex& ex, const ExecSpace& exec,
                  const std::string& n, Output* output) {
   set_phase(comm, fmt::format("{} --check exchange", n));
+  if (faults.unsynced_rank == comm.rank()) Process::pause(kSlowHookSleep);  // test hook: a late fill
   fill_fields(exec, ex.fields(), ex.plan());
   ex.exchange(exec);
   if (faults.corrupt_rank == comm.rank() && !ex.plan().pieces.empty()) {
@@ -291,25 +292,47 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
 // --overlap need besides.
 template <class ExecSpace, class MemSpace, class TransportPolicy>
 struct RowRig {
+  using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
+  using Space = MemSpace;
   std::unique_ptr<FieldSet<MemSpace>> fields;
   std::unique_ptr<FieldSet<MemSpace>> out;  // --overlap: the stencil's outputs
   std::unique_ptr<Exchanger<ExecSpace, MemSpace, TransportPolicy>> ex;
   std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
 };
 
+// The fields of a row and, with the direct method, its copies: the fields in
+// the node's shared window. Collective with the direct method.
+template <class Rig>
+std::unique_ptr<typename Rig::Ex::Direct> make_fields(const Comm& comm, const ExchangeSetup& setup,
+                                                      const RowPlan& row, bool synced, Rig& rig) {
+  using MemSpace = typename Rig::Space;
+  const RankPlan& plan = row.mine;
+  if (!row.direct) {
+    rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
+                                                      buffer_placement<MemSpace>(setup.host_placement));
+    return nullptr;
+  }
+  auto window = std::make_shared<const NodeWindow>(comm, plan.field_values() * sizeof(double) *
+                                                             static_cast<std::size_t>(plan.fields));
+  rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, window);
+  std::vector<double*> fields;
+  for (const auto& f : rig.fields->views()) fields.push_back(f.data());
+  return std::make_unique<typename Rig::Ex::Direct>(window, plan, *row.direct, fields, setup.watchdog, synced);
+}
+
 // Allocates one row's rig on every rank. Collective; the agreed failure, if
 // any rank could not (a method the MPI library cannot do here is bad input).
 template <class ExecSpace, class MemSpace, class TransportPolicy>
 Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& setup, const RowPlan& row,
-                  RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
+                  bool synced, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
   using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
   const Placement placement = buffer_placement<MemSpace>(setup.host_placement);
   const RankPlan& plan = row.mine;
   const std::string& label = row.label;
   Status mine;
   try {
-    rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement);
-    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), setup);
+    auto direct = make_fields(comm, setup, row, synced, rig);
+    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), setup, std::move(direct));
     if (opt.limit)
       rig.copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(plan.remote_bytes, setup.host_placement);
     if (opt.overlap) {
@@ -429,7 +452,7 @@ Status run_rows(const Comm& comm, const RunSetup& s) {
     show(s, step + ": setting up");
     set_phase(comm, fmt::format("{} set-up", plan.label));
     RowRig<ExecSpace, MemSpace, TransportPolicy> rig;
-    if (Status v = set_up_row(comm, opt, setup, plan, rig)) return v;
+    if (Status v = set_up_row(comm, opt, setup, plan, faults.synced(), rig)) return v;
     if (opt.check) {
       show(s, step + ": checking");
       if (Status v = run_check(comm, faults, *rig.ex, ExecSpace(), plan.label, s.output)) return v;

@@ -5,6 +5,7 @@ namespace halobw {
 MethodFactory method_factory(MethodKind kind, RmaSync sync) {
   switch (kind) {
     case MethodKind::p2p:
+    case MethodKind::shm:  // its messages, to and from other nodes
       return make_p2p;
     case MethodKind::persistent:
       return make_persistent;

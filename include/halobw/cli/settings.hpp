@@ -28,8 +28,9 @@ enum class StencilKind { star, box };
 // What one message carries: every piece (and field) for one peer rank, every
 // field of one piece, or one field of one piece.
 enum class Messages { peer, aggregated, separate };
-// How MPI moves the messages.
-enum class MethodKind { p2p, persistent, neighbor, rma };
+// How MPI moves the messages; shm (the direct method) copies the pieces from
+// neighbours on the node out of their fields and sends the rest as p2p.
+enum class MethodKind { p2p, persistent, neighbor, rma, shm };
 // --method rma: the synchronisation.
 enum class RmaSync { pscw, fence };
 // How the host drives MPI while the interior runs (--overlap).
@@ -102,11 +103,12 @@ struct Names<Toggle> {
 };
 template <>
 struct Names<MethodKind> {
-  static constexpr std::array<std::pair<const char*, MethodKind>, 4> list{
+  static constexpr std::array<std::pair<const char*, MethodKind>, 5> list{
       {{"p2p", MethodKind::p2p},
        {"persistent", MethodKind::persistent},
        {"neighbor", MethodKind::neighbor},
-       {"rma", MethodKind::rma}}};
+       {"rma", MethodKind::rma},
+       {"shm", MethodKind::shm}}};
 };
 template <>
 struct Names<RmaSync> {

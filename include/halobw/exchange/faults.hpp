@@ -9,6 +9,9 @@
 //   HALOBW_TEST_HOOK_CORRUPT=R     rank R spoils one ghost cell before --check verifies
 //   HALOBW_TEST_HOOK_SLOW=R        rank R sleeps kSlowHookSleep after each exchange's messages have all
 //                                  completed, so that it ends its K exchanges last (Slowest names it)
+//   HALOBW_TEST_HOOK_UNSYNCED=R    --method shm copies without waiting on its flags, and rank R fills
+//                                  its fields for --check kSlowHookSleep late, so that its neighbours
+//                                  read its boundary before it is written (the check must fail)
 //   HALOBW_TEST_HOOK_FROM_ROW=K    the faults act from the K-th row of the table on (default 1)
 #pragma once
 
@@ -29,11 +32,14 @@ struct FaultPlan {
   int bad_peer_rank = -1;
   int corrupt_rank = -1;
   int slow_rank = -1;
+  int unsynced_rank = -1;
   int from_row = 1;
 
   [[nodiscard]] static FaultPlan from_environment(const EnvLookup& env);
   // The faults that act at row `index` (0-based): none before from_row.
   [[nodiscard]] FaultPlan at_row(std::size_t index) const;
+  // Whether the direct method's waits stay (all but HALOBW_TEST_HOOK_UNSYNCED).
+  [[nodiscard]] bool synced() const { return unsynced_rank < 0; }
 };
 
 // `base`, wrapped where `plan` has a send fault or a slow rank for `rank`.

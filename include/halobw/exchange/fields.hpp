@@ -1,12 +1,17 @@
-// The fields a row exchanges: K padded bricks, each its own allocation,
-// owned here and lent to the exchanger, the checker and the stencil.
+// The fields a row exchanges: K padded bricks, each its own allocation (or,
+// for the direct method, one after another in this rank's segment of the
+// node's shared window), owned here and lent to the exchanger, the checker
+// and the stencil.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "halobw/base/box.hpp"
 #include "halobw/exchange/allocation.hpp"
+#include "halobw/exchange/node_window.hpp"
 
 namespace halobw {
 
@@ -26,13 +31,25 @@ class FieldSet {
     }
   }
 
+  // In `window` (host memory, zeroed by it), which the fields keep alive.
+  FieldSet(const Index3& padded, int count, std::shared_ptr<const NodeWindow> window)
+      : window_(std::move(window)) {
+    const std::size_t values = static_cast<std::size_t>(padded[0]) * static_cast<std::size_t>(padded[1]) *
+                               static_cast<std::size_t>(padded[2]);
+    for (int k = 0; k < count; ++k) {
+      views_.emplace_back(window_->fields() + static_cast<std::size_t>(k) * values, padded[0], padded[1],
+                          padded[2]);
+    }
+  }
+
   [[nodiscard]] int size() const { return static_cast<int>(views_.size()); }
   [[nodiscard]] const View& operator[](int k) const { return views_[static_cast<std::size_t>(k)]; }
   [[nodiscard]] const std::vector<View>& views() const { return views_; }
   [[nodiscard]] const std::vector<Allocation>& allocations() const { return owners_; }
 
  private:
-  std::vector<Allocation> owners_;
+  std::vector<Allocation> owners_;  // none in a window
+  std::shared_ptr<const NodeWindow> window_;
   std::vector<View> views_;
 };
 
