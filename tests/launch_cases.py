@@ -332,7 +332,7 @@ def nodes(r):
         uneven_nodes(r, ssh)
         r.prefix = node_launcher(r, ssh, 2, 2)
         r.section(f"{r.kind}, 4 ranks as 2 simulated nodes, every method", 4)
-        for method in ("p2p", "persistent", "neighbor", "rma"):
+        for method in ("p2p", "persistent", "neighbor", "rma", "shm"):
             for placement in ("linear", "nodes", "cart"):
                 flags = ["--faces", "--sizes", "12", "--method", method, "--placement", placement, "--check"] + FAST
                 what = f"-n 4 on 2 nodes --method {method} --placement {placement}"

@@ -101,9 +101,9 @@ template <class Fields>
 HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
   std::uint64_t bytes = 0;
   std::uint64_t huge = 0;
-  for (const Allocation& a : fields.allocations()) {
-    bytes += a.bytes();
-    huge += Process::huge_page_bytes(a.data(), a.bytes()).value_or(0);
+  for (const Region& a : fields.regions()) {
+    bytes += a.bytes;
+    huge += Process::huge_page_bytes(a.base, a.bytes).value_or(0);
   }
   return reduce_huge(comm, bytes, huge);
 }
@@ -288,6 +288,14 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
   }
 }
 
+// The direct method's row, as rank 0 sees it: what it copies on its node and what it sends beyond.
+std::string direct_note(const RowPlan& plan) {
+  return fmt::format("# shm {}: rank 0 copies {} pieces out of the fields of {} ranks on its node, read by {}; {} "
+                     "messages to and from other nodes",
+                     plan.label, plan.direct->reads.size(), plan.direct->sources.size(),
+                     plan.direct->readers.size(), plan.table.messages.size());
+}
+
 // What one row allocates: the fields, the exchanger, and what --limit and
 // --overlap need besides.
 template <class ExecSpace, class MemSpace, class TransportPolicy>
@@ -304,7 +312,7 @@ struct RowRig {
 // the node's shared window. Collective with the direct method.
 template <class Rig>
 std::unique_ptr<typename Rig::Ex::Direct> make_fields(const Comm& comm, const ExchangeSetup& setup,
-                                                      const RowPlan& row, bool synced, Rig& rig) {
+                                                      const RowPlan& row, NodeSync::Hooks hooks, Rig& rig) {
   using MemSpace = typename Rig::Space;
   const RankPlan& plan = row.mine;
   if (!row.direct) {
@@ -317,21 +325,21 @@ std::unique_ptr<typename Rig::Ex::Direct> make_fields(const Comm& comm, const Ex
   rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, window);
   std::vector<double*> fields;
   for (const auto& f : rig.fields->views()) fields.push_back(f.data());
-  return std::make_unique<typename Rig::Ex::Direct>(window, plan, *row.direct, fields, setup.watchdog, synced);
+  return std::make_unique<typename Rig::Ex::Direct>(window, plan, *row.direct, fields, setup.watchdog, hooks);
 }
 
 // Allocates one row's rig on every rank. Collective; the agreed failure, if
 // any rank could not (a method the MPI library cannot do here is bad input).
 template <class ExecSpace, class MemSpace, class TransportPolicy>
 Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& setup, const RowPlan& row,
-                  bool synced, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
+                  NodeSync::Hooks hooks, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
   using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
   const Placement placement = buffer_placement<MemSpace>(setup.host_placement);
   const RankPlan& plan = row.mine;
   const std::string& label = row.label;
   Status mine;
   try {
-    auto direct = make_fields(comm, setup, row, synced, rig);
+    auto direct = make_fields(comm, setup, row, hooks, rig);
     rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), setup, std::move(direct));
     if (opt.limit)
       rig.copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(plan.remote_bytes, setup.host_placement);
@@ -388,6 +396,7 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
   const RowClock k = row_clock(comm, s, ex, exec, step);
   show(s, fmt::format("{}: {} x {} timed exchanges{}", step, opt.repeats, k.iters,
                       k.warmup > 0 ? fmt::format(" after {} warm-up", k.warmup) : std::string()));
+  if (plan.direct && s.output) s.output->note(direct_note(plan));
   std::vector<PhaseSeconds> phases;
   row = row_of(plan);
   time_row(comm, s, k, ex, exec, phases, row);
@@ -398,6 +407,12 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
     show(s, step + ": breakdown");
     set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
     row.phases = breakdown(comm, opt, k, ex, phases[static_cast<std::size_t>(row.median_block)]);
+    if (plan.direct && s.output) {
+      s.output->note(fmt::format("# breakdown {}: shm: Mpi_us holds the waits on the neighbours' flags and the "
+                                 "messages to other nodes, Unpack_us the copy out of the neighbours' fields; "
+                                 "Xfer_us moves the messages to other nodes alone",
+                                 label));
+    }
   }
   // The group says when (header.hpp, huge_figures_recorded: never under a simulation).
   if (s.groups.has(Group::hugepages) && is_host_memory<MemSpace>) {
@@ -452,7 +467,7 @@ Status run_rows(const Comm& comm, const RunSetup& s) {
     show(s, step + ": setting up");
     set_phase(comm, fmt::format("{} set-up", plan.label));
     RowRig<ExecSpace, MemSpace, TransportPolicy> rig;
-    if (Status v = set_up_row(comm, opt, setup, plan, faults.synced(), rig)) return v;
+    if (Status v = set_up_row(comm, opt, setup, plan, faults.sync_hooks(comm.rank()), rig)) return v;
     if (opt.check) {
       show(s, step + ": checking");
       if (Status v = run_check(comm, faults, *rig.ex, ExecSpace(), plan.label, s.output)) return v;

@@ -26,8 +26,8 @@ bool reached(const std::uint64_t* flag, std::uint64_t e) {
 }  // namespace
 
 NodeSync::NodeSync(const NodeWindow& window, int rank, std::vector<int> sources, std::vector<int> readers,
-                   Watchdog* watchdog, bool synced)
-    : mine_(window.flags_of(rank)), watchdog_(watchdog), synced_(synced) {
+                   Watchdog* watchdog, Hooks hooks)
+    : mine_(window.flags_of(rank)), watchdog_(watchdog), hooks_(hooks) {
   std::vector<std::string> what;
   for (const int r : sources) {
     sources_.flags.push_back(&window.flags_of(r)->ready);
@@ -42,13 +42,15 @@ NodeSync::NodeSync(const NodeWindow& window, int rank, std::vector<int> sources,
   readers_.awaited = Awaited(std::move(what));
 }
 
-void NodeSync::publish_ready(std::uint64_t e) const { store(&mine_->ready, e); }
+void NodeSync::publish_ready(std::uint64_t e) const {
+  if (hooks_.publishes) store(&mine_->ready, e);
+}
 void NodeSync::publish_copied(std::uint64_t e) const { store(&mine_->copied, e); }
 void NodeSync::await_sources(std::uint64_t e) { await(sources_, e); }
 void NodeSync::await_readers(std::uint64_t e) { await(readers_, e); }
 
 void NodeSync::await(Watched& w, std::uint64_t e) {
-  if (!synced_) return;
+  if (!hooks_.waits) return;
   for (std::size_t i = 0; i < w.flags.size(); ++i) {
     if (reached(w.flags[i], e)) continue;
     w.awaited.set_all_pending(false);

@@ -30,10 +30,10 @@ class DirectCopy {
  public:
   // `fields`: this rank's, in `window`; `plan`: this rank's plan (its pieces' ghost boxes).
   DirectCopy(std::shared_ptr<const NodeWindow> window, const RankPlan& plan, DirectPlan direct,
-             const std::vector<double*>& fields, Watchdog* watchdog, bool synced)
+             const std::vector<double*>& fields, Watchdog* watchdog, NodeSync::Hooks hooks)
       : window_(std::move(window)),
         direct_(std::move(direct)),
-        sync_(*window_, plan.rank, direct_.sources, direct_.readers, watchdog, synced),
+        sync_(*window_, plan.rank, direct_.sources, direct_.readers, watchdog, hooks),
         copy_(Flow::into_field, plan.padded) {
     for (const DirectRead& r : direct_.reads) {
       const Piece& piece = plan.pieces[static_cast<std::size_t>(r.piece)];

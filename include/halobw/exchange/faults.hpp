@@ -4,7 +4,8 @@
 // faults and the slow rank act by wrapping the run's MPI method at each row's
 // set-up, the corrupt cell in --check's untimed exchange, so the timed loop of
 // a normal run never tests for them.
-//   HALOBW_TEST_HOOK_SKIP_SENDS=R  rank R posts its receives but never sends
+//   HALOBW_TEST_HOOK_SKIP_SENDS=R  rank R posts its receives but never sends (with --method shm, nor
+//                                  says that its boundary is written)
 //   HALOBW_TEST_HOOK_BAD_PEER=R    rank R sends to a rank that does not exist
 //   HALOBW_TEST_HOOK_CORRUPT=R     rank R spoils one ghost cell before --check verifies
 //   HALOBW_TEST_HOOK_SLOW=R        rank R sleeps kSlowHookSleep after each exchange's messages have all
@@ -20,6 +21,7 @@
 
 #include "halobw/cli/options.hpp"
 #include "halobw/exchange/method.hpp"
+#include "halobw/exchange/node_sync.hpp"
 
 namespace halobw {
 
@@ -38,8 +40,8 @@ struct FaultPlan {
   [[nodiscard]] static FaultPlan from_environment(const EnvLookup& env);
   // The faults that act at row `index` (0-based): none before from_row.
   [[nodiscard]] FaultPlan at_row(std::size_t index) const;
-  // Whether the direct method's waits stay (all but HALOBW_TEST_HOOK_UNSYNCED).
-  [[nodiscard]] bool synced() const { return unsynced_rank < 0; }
+  // The direct method's synchronisation on `rank` under these faults.
+  [[nodiscard]] NodeSync::Hooks sync_hooks(int rank) const { return {unsynced_rank < 0, skip_sends_rank != rank}; }
 };
 
 // `base`, wrapped where `plan` has a send fault or a slow rank for `rank`.

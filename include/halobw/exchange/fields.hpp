@@ -11,6 +11,7 @@
 
 #include "halobw/base/box.hpp"
 #include "halobw/exchange/allocation.hpp"
+#include "halobw/exchange/method.hpp"
 #include "halobw/exchange/node_window.hpp"
 
 namespace halobw {
@@ -45,7 +46,13 @@ class FieldSet {
   [[nodiscard]] int size() const { return static_cast<int>(views_.size()); }
   [[nodiscard]] const View& operator[](int k) const { return views_[static_cast<std::size_t>(k)]; }
   [[nodiscard]] const std::vector<View>& views() const { return views_; }
-  [[nodiscard]] const std::vector<Allocation>& allocations() const { return owners_; }
+  // The memory the fields occupy: each allocation, or the fields' span of the window.
+  [[nodiscard]] std::vector<Region> regions() const {
+    std::vector<Region> out;
+    for (const Allocation& a : owners_) out.push_back({a.data(), a.bytes()});
+    if (window_ && !views_.empty()) out.push_back({views_.front().data(), views_.size() * views_.front().span() * sizeof(double)});
+    return out;
+  }
 
  private:
   std::vector<Allocation> owners_;  // none in a window

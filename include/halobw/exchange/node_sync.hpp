@@ -20,10 +20,16 @@ namespace halobw {
 
 class NodeSync {
  public:
+  // What the test hooks (exchange/faults.hpp) change: without `waits` it
+  // publishes but never waits (the copies race); without `publishes` it never
+  // says its boundary is written (its readers wait until the watchdog ends the job).
+  struct Hooks {
+    bool waits = true;
+    bool publishes = true;
+  };
   // `sources`: the ranks this rank reads; `readers`: those that read it.
-  // `synced` false (a test hook) publishes but never waits: the copies race.
   NodeSync(const NodeWindow& window, int rank, std::vector<int> sources, std::vector<int> readers,
-           Watchdog* watchdog, bool synced);
+           Watchdog* watchdog, Hooks hooks);
 
   void publish_ready(std::uint64_t e) const;
   void await_sources(std::uint64_t e);
@@ -41,7 +47,7 @@ class NodeSync {
   Watched sources_;
   Watched readers_;
   Watchdog* watchdog_;
-  bool synced_;
+  Hooks hooks_;
 };
 
 }  // namespace halobw
