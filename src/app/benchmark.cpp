@@ -290,10 +290,11 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
 
 // The direct method's row, as rank 0 sees it: what it copies on its node and what it sends beyond.
 std::string direct_note(const RowPlan& plan) {
-  return fmt::format("# shm {}: rank 0 copies {} pieces out of the fields of {} ranks on its node, read by {}; {} "
-                     "messages to and from other nodes",
-                     plan.label, plan.direct->reads.size(), plan.direct->sources.size(),
-                     plan.direct->readers.size(), plan.table.messages.size());
+  return fmt::format(
+      "# shm {}: rank 0 copies {} pieces out of the fields of {} ranks on its node, read by {}; {} "
+      "messages to and from other nodes",
+      plan.label, plan.direct->reads.size(), plan.direct->sources.size(), plan.direct->readers.size(),
+      plan.table.messages.size());
 }
 
 // What one row allocates: the fields, the exchanger, and what --limit and
@@ -320,8 +321,8 @@ std::unique_ptr<typename Rig::Ex::Direct> make_fields(const Comm& comm, const Ex
                                                       buffer_placement<MemSpace>(setup.host_placement));
     return nullptr;
   }
-  auto window = std::make_shared<const NodeWindow>(comm, plan.field_values() * sizeof(double) *
-                                                             static_cast<std::size_t>(plan.fields));
+  auto window = std::make_shared<const NodeWindow>(
+      comm, plan.field_values() * sizeof(double) * static_cast<std::size_t>(plan.fields));
   rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, window);
   std::vector<double*> fields;
   for (const auto& f : rig.fields->views()) fields.push_back(f.data());
@@ -408,10 +409,11 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
     set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
     row.phases = breakdown(comm, opt, k, ex, phases[static_cast<std::size_t>(row.median_block)]);
     if (plan.direct && s.output) {
-      s.output->note(fmt::format("# breakdown {}: shm: Mpi_us holds the waits on the neighbours' flags and the "
-                                 "messages to other nodes, Unpack_us the copy out of the neighbours' fields; "
-                                 "Xfer_us moves the messages to other nodes alone",
-                                 label));
+      s.output->note(
+          fmt::format("# breakdown {}: shm: Mpi_us holds the waits on the neighbours' flags and the "
+                      "messages to other nodes, Unpack_us the copy out of the neighbours' fields; "
+                      "Xfer_us moves the messages to other nodes alone",
+                      label));
     }
   }
   // The group says when (header.hpp, huge_figures_recorded: never under a simulation).

@@ -30,10 +30,12 @@ class Info {
 
 }  // namespace
 
-NodeWindow::NodeWindow(const Comm& comm, std::size_t field_bytes) : node_(node_comm(comm)), rank_(comm.rank()) {
+NodeWindow::NodeWindow(const Comm& comm, std::size_t field_bytes)
+    : node_(node_comm(comm)), rank_(comm.rank()) {
   if (const auto& sim = Process::simulation()) {
-    throw MethodUnavailable("--method shm: " + sim->name() +
-                            " runs every rank in one process, where a copy between ranks takes no simulated time");
+    throw MethodUnavailable(
+        "--method shm: " + sim->name() +
+        " runs every rank in one process, where a copy between ranks takes no simulated time");
   }
   Info info;
   info.set("alloc_shared_noncontig", "true");
@@ -43,8 +45,9 @@ NodeWindow::NodeWindow(const Comm& comm, std::size_t field_bytes) : node_(node_c
     const auto armed = node_.guard("MPI_Win_allocate_shared");
     const int rc = MPI_Win_allocate_shared(bytes, 1, info.get(), node_.get(), &base, &win_);
     if (rc != MPI_SUCCESS) {
-      throw MethodUnavailable(fmt::format("--method shm: the MPI library gave no shared window on the node "
-                                          "(MPI_Win_allocate_shared failed)"));
+      throw MethodUnavailable(
+          fmt::format("--method shm: the MPI library gave no shared window on the node "
+                      "(MPI_Win_allocate_shared failed)"));
     }
   }
   int* model = nullptr;
@@ -52,7 +55,8 @@ NodeWindow::NodeWindow(const Comm& comm, std::size_t field_bytes) : node_(node_c
   check_mpi(MPI_Win_get_attr(win_, MPI_WIN_MODEL, static_cast<void*>(&model), &found), "MPI_Win_get_attr");
   if (found == 0 || *model != MPI_WIN_UNIFIED) {
     report_mpi(MPI_Win_free(&win_), "MPI_Win_free");
-    throw MethodUnavailable("--method shm: the MPI library's shared window is not of the unified memory model");
+    throw MethodUnavailable(
+        "--method shm: the MPI library's shared window is not of the unified memory model");
   }
   // Which rank of `comm` each rank of the node is.
   MPI_Group world = MPI_GROUP_NULL;

@@ -326,7 +326,8 @@ class Exchanger {
   [[nodiscard]] const RankPlan& wired() const { return direct_ ? direct_->wired() : plan_; }
   // Whether message m has a sender (else a wall: MPI_PROC_NULL, its ghosts left as they are).
   [[nodiscard]] bool receives(int m) const {
-    return wired().pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece())]
+    return wired()
+        .pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece())]
         .receives();
   }
   int wait_any() {

@@ -41,7 +41,9 @@ struct FaultPlan {
   // The faults that act at row `index` (0-based): none before from_row.
   [[nodiscard]] FaultPlan at_row(std::size_t index) const;
   // The direct method's synchronisation on `rank` under these faults.
-  [[nodiscard]] NodeSync::Hooks sync_hooks(int rank) const { return {unsynced_rank < 0, skip_sends_rank != rank}; }
+  [[nodiscard]] NodeSync::Hooks sync_hooks(int rank) const {
+    return {unsynced_rank < 0, skip_sends_rank != rank};
+  }
 };
 
 // `base`, wrapped where `plan` has a send fault or a slow rank for `rank`.

@@ -50,7 +50,8 @@ class FieldSet {
   [[nodiscard]] std::vector<Region> regions() const {
     std::vector<Region> out;
     for (const Allocation& a : owners_) out.push_back({a.data(), a.bytes()});
-    if (window_ && !views_.empty()) out.push_back({views_.front().data(), views_.size() * views_.front().span() * sizeof(double)});
+    if (window_ && !views_.empty())
+      out.push_back({views_.front().data(), views_.size() * views_.front().span() * sizeof(double)});
     return out;
   }
 

@@ -49,8 +49,8 @@ class NodeWindow {
 
   Comm node_;
   MPI_Win win_ = MPI_WIN_NULL;
-  int rank_ = 0;                       // in `comm`
-  std::vector<std::byte*> segment_;    // per rank of `comm`: its segment, or null off the node
+  int rank_ = 0;                     // in `comm`
+  std::vector<std::byte*> segment_;  // per rank of `comm`: its segment, or null off the node
 };
 
 }  // namespace halobw

@@ -29,10 +29,10 @@ struct DirectPlan {
   // This rank's plan with every peer on its node turned into a wall: what the
   // messages (and their copies) are made from.
   RankPlan wired;
-  MessageTable table;              // the messages to and from other nodes
-  std::vector<DirectRead> reads;   // in the order of the pieces
-  std::vector<int> sources;        // the ranks read from, each once, ascending
-  std::vector<int> readers;        // the ranks that read this rank's field, each once, ascending
+  MessageTable table;             // the messages to and from other nodes
+  std::vector<DirectRead> reads;  // in the order of the pieces
+  std::vector<int> sources;       // the ranks read from, each once, ascending
+  std::vector<int> readers;       // the ranks that read this rank's field, each once, ascending
 };
 
 // `node_of_rank[r]` is the node of rank r (empty: one node for all). The

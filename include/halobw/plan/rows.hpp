@@ -54,7 +54,7 @@ struct RowPlan {
   RankPlan mine;       // this rank's pieces
   MessageTable table;  // this rank's messages (with --method shm, those to and from other nodes)
   std::optional<DirectPlan> direct;  // --method shm: the pieces copied from neighbours on the node
-  RowSummary all;      // every rank's
+  RowSummary all;                    // every rank's
 };
 
 // Every row of the table (`specs`, from plan_layout) for `rank` on `grid`, `all`
