@@ -25,8 +25,8 @@ bool reached(const std::uint64_t* flag, std::uint64_t e) {
 
 }  // namespace
 
-NodeSync::NodeSync(const NodeWindow& window, int rank, std::vector<int> sources, std::vector<int> readers,
-                   Watchdog* watchdog, Hooks hooks)
+NodeSync::NodeSync(const NodeWindow& window, int rank, const std::vector<int>& sources,
+                   const std::vector<int>& readers, Watchdog* watchdog, Hooks hooks)
     : mine_(window.flags_of(rank)), watchdog_(watchdog), hooks_(hooks) {
   std::vector<std::string> what;
   for (const int r : sources) {

@@ -28,8 +28,8 @@ class NodeSync {
     bool publishes = true;
   };
   // `sources`: the ranks this rank reads; `readers`: those that read it.
-  NodeSync(const NodeWindow& window, int rank, std::vector<int> sources, std::vector<int> readers,
-           Watchdog* watchdog, Hooks hooks);
+  NodeSync(const NodeWindow& window, int rank, const std::vector<int>& sources,
+           const std::vector<int>& readers, Watchdog* watchdog, Hooks hooks);
 
   void publish_ready(std::uint64_t e) const;
   void await_sources(std::uint64_t e);
