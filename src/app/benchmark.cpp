@@ -12,6 +12,7 @@
 
 #include "halobw/exchange/exchanger.hpp"
 #include "halobw/exchange/fields.hpp"
+#include "halobw/exchange/node_home.hpp"
 #include "halobw/measure/check.hpp"
 #include "halobw/measure/clock.hpp"
 #include "halobw/measure/limits.hpp"
@@ -101,9 +102,9 @@ template <class Fields>
 HugeFigures huge_figures(const Comm& comm, const Fields& fields) {
   std::uint64_t bytes = 0;
   std::uint64_t huge = 0;
-  for (const Region& a : fields.regions()) {
-    bytes += a.bytes;
-    huge += Process::huge_page_bytes(a.base, a.bytes).value_or(0);
+  for (const Allocation& a : fields.allocations()) {
+    bytes += a.bytes();
+    huge += Process::huge_page_bytes(a.data(), a.bytes()).value_or(0);
   }
   return reduce_huge(comm, bytes, huge);
 }
@@ -302,31 +303,23 @@ std::string direct_note(const RowPlan& plan) {
 template <class ExecSpace, class MemSpace, class TransportPolicy>
 struct RowRig {
   using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
-  using Space = MemSpace;
+  std::shared_ptr<FieldHome> home;  // where the method placed the fields (null: nowhere special); freed last
   std::unique_ptr<FieldSet<MemSpace>> fields;
   std::unique_ptr<FieldSet<MemSpace>> out;  // --overlap: the stencil's outputs
   std::unique_ptr<Exchanger<ExecSpace, MemSpace, TransportPolicy>> ex;
   std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
 };
 
-// The fields of a row and, with the direct method, its copies: the fields in
-// the node's shared window. Collective with the direct method.
+// The direct method's copies of a row, out of the neighbours' fields in the node's windows; none for
+// any other method.
 template <class Rig>
-std::unique_ptr<typename Rig::Ex::Direct> make_fields(const Comm& comm, const ExchangeSetup& setup,
-                                                      const RowPlan& row, NodeSync::Hooks hooks, Rig& rig) {
-  using MemSpace = typename Rig::Space;
-  const RankPlan& plan = row.mine;
-  if (!row.direct) {
-    rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields,
-                                                      buffer_placement<MemSpace>(setup.host_placement));
-    return nullptr;
-  }
-  auto window = std::make_shared<const NodeWindow>(
-      comm, plan.field_values() * sizeof(double) * static_cast<std::size_t>(plan.fields));
-  rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, window);
+std::unique_ptr<typename Rig::Ex::Direct> make_direct(const ExchangeSetup& setup, const RowPlan& row,
+                                                      NodeSync::Hooks hooks, const Rig& rig) {
+  if (!row.direct) return nullptr;
   std::vector<double*> fields;
   for (const auto& f : rig.fields->views()) fields.push_back(f.data());
-  return std::make_unique<typename Rig::Ex::Direct>(window, plan, *row.direct, fields, setup.watchdog, hooks);
+  return std::make_unique<typename Rig::Ex::Direct>(std::dynamic_pointer_cast<const NodeHome>(rig.home),
+                                                    row.mine, *row.direct, fields, setup.watchdog, hooks);
 }
 
 // Allocates one row's rig on every rank. Collective; the agreed failure, if
@@ -340,8 +333,12 @@ Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& set
   const std::string& label = row.label;
   Status mine;
   try {
-    auto direct = make_fields(comm, setup, row, hooks, rig);
-    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), setup, std::move(direct));
+    ExchangeSetup placed = setup;
+    placed.home = rig.home = field_home(opt.method, comm);
+    rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement, "halobw::field",
+                                                      rig.home.get());
+    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), placed,
+                                  make_direct(setup, row, hooks, rig));
     if (opt.limit)
       rig.copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(plan.remote_bytes, setup.host_placement);
     if (opt.overlap) {
@@ -464,7 +461,7 @@ Status run_rows(const Comm& comm, const RunSetup& s) {
   for (std::size_t index = 0; index < rows.size(); ++index) {
     const RowPlan& plan = rows[index];
     const FaultPlan faults = s.faults.at_row(index);
-    setup.method = with_faults(method_factory(opt.method, opt.rma_sync), faults, comm.rank(), comm.size());
+    setup.method = with_faults(method_factory({opt.method, opt.rma_sync}), faults, comm.rank(), comm.size());
     const std::string step = fmt::format("size {} of {}, {}", index + 1, rows.size(), plan.label);
     show(s, step + ": setting up");
     set_phase(comm, fmt::format("{} set-up", plan.label));

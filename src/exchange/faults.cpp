@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "halobw/platform/mpi.hpp"
+#include "halobw/exchange/mpi_spans.hpp"
 #include "halobw/platform/process.hpp"
 
 namespace halobw {
@@ -37,24 +37,27 @@ namespace {
 // a rank that does not exist.
 class FaultyMethod final : public Method {
  public:
-  FaultyMethod(std::unique_ptr<Method> inner, MPI_Comm comm, std::vector<Wire> wires, bool bad_peer,
+  FaultyMethod(std::unique_ptr<Method> inner, MPI_Comm comm, const std::vector<Wire>& wires, bool bad_peer,
                int comm_size)
-      : inner_(std::move(inner)),
-        comm_(comm),
-        wires_(std::move(wires)),
-        bad_peer_(bad_peer),
-        comm_size_(comm_size) {}
+      : inner_(std::move(inner)), comm_(comm), bad_peer_(bad_peer), comm_size_(comm_size) {
+    for (const Wire& w : wires) {
+      sends_.push_back(types_.span(w.send));
+      tags_.push_back(w.tag);
+    }
+  }
 
+  void begin() override { inner_->begin(); }
+  void end() override { inner_->end(); }
   void post_receives() override { inner_->post_receives(); }
   void send(std::size_t m) override {
     if (!bad_peer_) return;
-    const Wire& w = wires_[m];
+    const MpiSpan& s = sends_[m];
     MPI_Request r = MPI_REQUEST_NULL;
-    check_mpi(MPI_Isend(w.send.address, w.send.count, w.send.type, comm_size_, w.tag, comm_, &r), "MPI_Isend",
+    check_mpi(MPI_Isend(s.address, s.count, s.type, comm_size_, tags_[m], comm_, &r), "MPI_Isend",
               comm_size_);
   }
   void send_all() override {
-    for (std::size_t m = 0; m < wires_.size(); ++m) send(m);
+    for (std::size_t m = 0; m < sends_.size(); ++m) send(m);
   }
   int wait_any() override { return inner_->wait_any(); }
   bool test() override { return inner_->test(); }
@@ -64,7 +67,9 @@ class FaultyMethod final : public Method {
  private:
   std::unique_ptr<Method> inner_;
   MPI_Comm comm_;
-  std::vector<Wire> wires_;
+  MpiTypes types_;
+  std::vector<MpiSpan> sends_;  // per message
+  std::vector<int> tags_;
   bool bad_peer_;
   int comm_size_;
 };
@@ -75,6 +80,8 @@ class SlowMethod final : public Method {
  public:
   explicit SlowMethod(std::unique_ptr<Method> inner) : inner_(std::move(inner)) {}
 
+  void begin() override { inner_->begin(); }
+  void end() override { inner_->end(); }
   void post_receives() override { inner_->post_receives(); }
   void send(std::size_t m) override { inner_->send(m); }
   void send_all() override { inner_->send_all(); }
@@ -102,11 +109,11 @@ MethodFactory with_faults(MethodFactory base, const FaultPlan& plan, int rank, i
   const bool bad = plan.bad_peer_rank == rank;
   if (!skip && !bad) return base;
   return [base = std::move(base), bad, comm_size](MethodContext ctx) {
-    const MPI_Comm comm = ctx.comm;
+    const MPI_Comm comm = ctx.comm->get();
     std::vector<Wire> wires = ctx.wires;
     auto inner = base(std::move(ctx));
     return std::unique_ptr<Method>(
-        std::make_unique<FaultyMethod>(std::move(inner), comm, std::move(wires), bad, comm_size));
+        std::make_unique<FaultyMethod>(std::move(inner), comm, wires, bad, comm_size));
   };
 }
 

@@ -11,60 +11,58 @@
 // Both sides list their messages in table order, by direction of their first
 // piece, and a message travelling in direction d leaves towards the +d
 // neighbour and arrives from the -d one, so the k-th block for a peer is
-// always the same message on both sides. At a wall (MPI_PROC_NULL) there is
-// no edge: a message with no receiver is only a source's block on the other
-// side, and the lists keep their order.
-#include "halobw/exchange/method.hpp"
-#include "halobw/platform/mpi.hpp"
+// always the same message on both sides. At a wall there is no edge: a
+// message with no receiver is only a source's block on the other side, and
+// the lists keep their order.
+#include "halobw/exchange/method_registry.hpp"
+#include "halobw/exchange/mpi_spans.hpp"
+#include "halobw/plan/grid.hpp"
 #include "halobw/platform/process.hpp"
 
 namespace halobw {
 
 namespace {
 
-MPI_Aint address(const void* p) {
-  MPI_Aint a = 0;
-  check_mpi(MPI_Get_address(p, &a), "MPI_Get_address");
-  return a;
-}
-
 class Neighbor final : public Method {
  public:
-  explicit Neighbor(MethodContext ctx) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
+  Neighbor(MethodContext ctx, MethodKind kind) : wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog) {
     // SimGrid's SMPI (3.32) aborts the whole simulation in
     // MPI_Dist_graph_create_adjacent, "Not yet implemented" (tests/smpi/neighbor.c).
     if (const auto& sim = Process::simulation()) {
-      throw MethodUnavailable("--method neighbor: " + sim->name() +
+      throw MethodUnavailable("--method " + to_string(kind) + ": " + sim->name() +
                               " has no distributed-graph communicators (MPI_Dist_graph_create_adjacent)");
     }
     std::vector<int> sources;
     std::vector<int> destinations;
     std::vector<std::string> what;
     for (const Wire& w : wires_) {
-      if (w.recv_peer != MPI_PROC_NULL) {
+      if (w.recv_peer != kNoRank) {
+        const MpiSpan s = types_.span(w.recv);
         sources.push_back(w.recv_peer);
-        recv_counts_.push_back(w.recv.count);
-        recv_displs_.push_back(address(w.recv.address));
-        recv_types_.push_back(w.recv.type);
+        recv_counts_.push_back(s.count);
+        recv_displs_.push_back(mpi_address(s.address));
+        recv_types_.push_back(s.type);
         what.push_back(w.what_recv);
       }
-      if (w.send_peer != MPI_PROC_NULL) {
+      if (w.send_peer != kNoRank) {
+        const MpiSpan s = types_.span(w.send);
         destinations.push_back(w.send_peer);
-        send_counts_.push_back(w.send.count);
-        send_displs_.push_back(address(w.send.address));
-        send_types_.push_back(w.send.type);
+        send_counts_.push_back(s.count);
+        send_displs_.push_back(mpi_address(s.address));
+        send_types_.push_back(s.type);
       }
     }
     for (const Wire& w : wires_) {
-      if (w.send_peer != MPI_PROC_NULL) what.push_back(w.what_send);
+      if (w.send_peer != kNoRank) what.push_back(w.what_send);
     }
     awaited_ = Awaited(std::move(what));
     const auto armed =
         Watchdog::Guard(watchdog_, "MPI_Dist_graph_create_adjacent", nullptr, Watchdog::Kind::collective);
-    check_mpi(MPI_Dist_graph_create_adjacent(ctx.comm, static_cast<int>(sources.size()), sources.data(),
-                                             MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
-                                             destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
-              "MPI_Dist_graph_create_adjacent");
+    check_mpi(
+        MPI_Dist_graph_create_adjacent(ctx.comm->get(), static_cast<int>(sources.size()), sources.data(),
+                                       MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
+                                       destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
+        "MPI_Dist_graph_create_adjacent");
   }
   ~Neighbor() override {
     if (graph_ != MPI_COMM_NULL) report_mpi(MPI_Comm_free(&graph_), "MPI_Comm_free");
@@ -102,6 +100,7 @@ class Neighbor final : public Method {
  private:
   std::vector<Wire> wires_;
   Watchdog* watchdog_;
+  MpiTypes types_;
   MPI_Comm graph_ = MPI_COMM_NULL;
   MPI_Request request_ = MPI_REQUEST_NULL;
   std::vector<int> send_counts_;
@@ -116,8 +115,8 @@ class Neighbor final : public Method {
 
 }  // namespace
 
-std::unique_ptr<Method> make_neighbor(MethodContext ctx) {
-  return std::make_unique<Neighbor>(std::move(ctx));
+std::unique_ptr<Method> make_neighbor(MethodContext ctx, const MethodChoice& choice) {
+  return std::make_unique<Neighbor>(std::move(ctx), choice.kind);
 }
 
 }  // namespace halobw

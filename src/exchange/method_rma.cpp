@@ -3,12 +3,50 @@
 // fences. How and why: docs/method.md, "The MPI methods".
 #include <algorithm>
 
-#include "halobw/exchange/method.hpp"
-#include "halobw/platform/mpi.hpp"
+#include "halobw/exchange/method_registry.hpp"
+#include "halobw/exchange/mpi_spans.hpp"
+#include "halobw/plan/grid.hpp"
 
 namespace halobw {
 
 namespace {
+
+// Where a message lands on its receiver, told to the sender so that it can
+// put it there: per part, the byte displacement in the receiver's window
+// (packed values) or the address of a field (a dynamic window over the
+// fields) and the subarray of the padded field it fills (none for packed
+// values).
+struct Landing {
+  std::vector<MPI_Aint> where;
+  int count = 0;                    // values per part when contiguous
+  std::vector<Subarray> subarrays;  // one per part, or none for contiguous values
+  [[nodiscard]] bool contiguous() const { return subarrays.empty(); }
+};
+
+// This rank's receive of a message as a landing: packed values from the
+// start of the window `base`, or each block of the fields.
+Landing landing_of(const Span& recv, const void* base) {
+  Landing l;
+  if (recv.packed()) {
+    l.where.push_back(
+        static_cast<MPI_Aint>(reinterpret_cast<const char*>(recv.values) - static_cast<const char*>(base)));
+    l.count = static_cast<int>(recv.count);
+    return l;
+  }
+  for (const FieldBox& b : recv.blocks) {
+    l.where.push_back(mpi_address(b.field));
+    l.subarrays.push_back(b.box);
+  }
+  return l;
+}
+
+// The send of a message as one-sided puts: the packed values, or a put per block.
+std::vector<MpiSpan> puts_of(const Span& send, MpiTypes& types) {
+  if (send.packed()) return {types.span(send)};
+  std::vector<MpiSpan> parts;
+  for (const FieldBox& b : send.blocks) parts.push_back(types.block(b));
+  return parts;
+}
 
 // A landing as numbers, for the set-up exchange: count, parts, the subarrays
 // (9 numbers each, none when contiguous), then one address per part.
@@ -35,7 +73,7 @@ Landing decode(const std::vector<long long>& v, std::size_t parts) {
 }
 
 MPI_Group group_of(MPI_Comm comm, std::vector<int> ranks) {
-  ranks.erase(std::remove(ranks.begin(), ranks.end(), MPI_PROC_NULL), ranks.end());  // walls
+  ranks.erase(std::remove(ranks.begin(), ranks.end(), kNoRank), ranks.end());  // walls
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   MPI_Group all = MPI_GROUP_NULL;
@@ -49,9 +87,10 @@ MPI_Group group_of(MPI_Comm comm, std::vector<int> ranks) {
 class Rma final : public Method {
  public:
   Rma(MethodContext ctx, RmaSync sync)
-      : comm_(ctx.comm), wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog), sync_(sync) {
+      : comm_(ctx.comm->get()), wires_(std::move(ctx.wires)), watchdog_(ctx.watchdog), sync_(sync) {
     make_window(ctx);
-    learn_landings(ctx.comm);
+    for (const Wire& w : wires_) parts_.push_back(puts_of(w.send, types_));
+    learn_landings(ctx.exposed.empty() ? nullptr : ctx.exposed.front().base);
     std::vector<int> origins;
     std::vector<int> targets;
     std::vector<std::string> recvs;
@@ -62,8 +101,8 @@ class Rma final : public Method {
       recvs.push_back(w.what_recv);
       sends.push_back(w.what_send);
     }
-    origins_ = group_of(ctx.comm, origins);
-    targets_ = group_of(ctx.comm, targets);
+    origins_ = group_of(comm_, origins);
+    targets_ = group_of(comm_, targets);
     receives_ = Awaited(std::move(recvs));
     sends_ = Awaited(std::move(sends));
   }
@@ -98,10 +137,10 @@ class Rma final : public Method {
       started_ = true;
     }
     const Wire& w = wires_[m];
-    if (w.send_peer == MPI_PROC_NULL) return;  // a wall: nobody to put to
+    if (w.send_peer == kNoRank) return;  // a wall: nobody to put to
     const Landing& there = landings_[m];
-    for (std::size_t p = 0; p < w.parts.size(); ++p) {
-      const Endpoint& from = w.parts[p];
+    for (std::size_t p = 0; p < parts_[m].size(); ++p) {
+      const MpiSpan& from = parts_[m][p];
       const bool contiguous = there.contiguous();
       check_mpi(
           MPI_Put(from.address, from.count, from.type, w.send_peer, there.where[p],
@@ -155,8 +194,10 @@ class Rma final : public Method {
  private:
   void make_window(const MethodContext& ctx) {
     int rc = MPI_SUCCESS;
-    if (ctx.dynamic) {
-      rc = MPI_Win_create_dynamic(MPI_INFO_NULL, ctx.comm, &win_);
+    const MPI_Comm comm = ctx.comm->get();
+    const bool dynamic = !wires_.empty() && !wires_.front().recv.packed();  // the fields, not one buffer
+    if (dynamic) {
+      rc = MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &win_);
       if (rc == MPI_SUCCESS) {
         for (const Region& r : ctx.exposed) {
           rc = MPI_Win_attach(win_, r.base, static_cast<MPI_Aint>(r.bytes));
@@ -166,11 +207,11 @@ class Rma final : public Method {
       }
     } else {
       const Region r = ctx.exposed.empty() ? Region{} : ctx.exposed.front();
-      rc = MPI_Win_create(r.base, static_cast<MPI_Aint>(r.bytes), 1, MPI_INFO_NULL, ctx.comm, &win_);
+      rc = MPI_Win_create(r.base, static_cast<MPI_Aint>(r.bytes), 1, MPI_INFO_NULL, comm, &win_);
     }
     if (rc != MPI_SUCCESS) {
       try {
-        check_mpi(rc, ctx.dynamic ? "MPI_Win_create_dynamic/MPI_Win_attach" : "MPI_Win_create");
+        check_mpi(rc, dynamic ? "MPI_Win_create_dynamic/MPI_Win_attach" : "MPI_Win_create");
       } catch (const MpiError& e) {
         throw MethodUnavailable(std::string(e.what()) +
                                 " (the MPI library will not make this window here; with Open MPI try "
@@ -180,22 +221,25 @@ class Rma final : public Method {
     check_mpi(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   }
 
-  // Each message's landing comes from the rank it is put to (set-up only).
-  void learn_landings(MPI_Comm comm) {
+  // Each message's landing comes from the rank it is put to (set-up only);
+  // `window` is the start of the packed receive buffer's window.
+  void learn_landings(const void* window) {
     const std::size_t n = wires_.size();
     std::vector<std::vector<long long>> mine(n);
     std::vector<std::vector<long long>> theirs(n);
     std::vector<MPI_Request> requests(2 * n, MPI_REQUEST_NULL);
     for (std::size_t m = 0; m < n; ++m) {
       const Wire& w = wires_[m];
-      mine[m] = encode(w.landing);
-      theirs[m].assign(encoded_size(w.parts.size()), 0);
-      check_mpi(MPI_Irecv(theirs[m].data(), static_cast<int>(theirs[m].size()), MPI_LONG_LONG, w.send_peer,
-                          w.tag, comm, &requests[m]),
-                "MPI_Irecv", w.send_peer);
-      check_mpi(MPI_Isend(mine[m].data(), static_cast<int>(mine[m].size()), MPI_LONG_LONG, w.recv_peer, w.tag,
-                          comm, &requests[n + m]),
-                "MPI_Isend", w.recv_peer);
+      const int to = mpi_peer(w.send_peer);
+      const int from = mpi_peer(w.recv_peer);
+      mine[m] = encode(landing_of(w.recv, window));
+      theirs[m].assign(encoded_size(parts_[m].size()), 0);
+      check_mpi(MPI_Irecv(theirs[m].data(), static_cast<int>(theirs[m].size()), MPI_LONG_LONG, to, w.tag,
+                          comm_, &requests[m]),
+                "MPI_Irecv", to);
+      check_mpi(MPI_Isend(mine[m].data(), static_cast<int>(mine[m].size()), MPI_LONG_LONG, from, w.tag, comm_,
+                          &requests[n + m]),
+                "MPI_Isend", from);
     }
     {
       const Watchdog::Guard armed(watchdog_, "MPI_Waitall", nullptr, Watchdog::Kind::collective);
@@ -203,7 +247,7 @@ class Rma final : public Method {
                 "MPI_Waitall");
     }
     for (std::size_t m = 0; m < n; ++m) {
-      landings_.push_back(decode(theirs[m], wires_[m].parts.size()));
+      landings_.push_back(decode(theirs[m], parts_[m].size()));
       std::vector<Datatype> types;
       for (const Subarray& s : landings_.back().subarrays) types.push_back(subarray_datatype(s));
       target_types_.push_back(std::move(types));
@@ -214,6 +258,8 @@ class Rma final : public Method {
   std::vector<Wire> wires_;
   Watchdog* watchdog_;
   RmaSync sync_;
+  MpiTypes types_;
+  std::vector<std::vector<MpiSpan>> parts_;  // per message: its puts
   MPI_Win win_ = MPI_WIN_NULL;
   std::vector<Region> attached_;
   std::vector<Landing> landings_;                    // where each message goes on its peer
@@ -228,8 +274,8 @@ class Rma final : public Method {
 
 }  // namespace
 
-std::unique_ptr<Method> make_rma(MethodContext ctx, RmaSync sync) {
-  return std::make_unique<Rma>(std::move(ctx), sync);
+std::unique_ptr<Method> make_rma(MethodContext ctx, const MethodChoice& choice) {
+  return std::make_unique<Rma>(std::move(ctx), choice.rma_sync);
 }
 
 }  // namespace halobw

@@ -25,18 +25,18 @@ bool reached(const std::uint64_t* flag, std::uint64_t e) {
 
 }  // namespace
 
-NodeSync::NodeSync(const NodeWindow& window, int rank, const std::vector<int>& sources,
+NodeSync::NodeSync(const NodeHome& home, int rank, const std::vector<int>& sources,
                    const std::vector<int>& readers, Watchdog* watchdog, Hooks hooks)
-    : mine_(window.flags_of(rank)), watchdog_(watchdog), hooks_(hooks) {
+    : mine_(home.flags_of(rank)), watchdog_(watchdog), hooks_(hooks) {
   std::vector<std::string> what;
   for (const int r : sources) {
-    sources_.flags.push_back(&window.flags_of(r)->ready);
+    sources_.flags.push_back(&home.flags_of(r)->ready);
     what.push_back(fmt::format("rank {}'s flag ready (its boundary written)", r));
   }
   sources_.awaited = Awaited(std::move(what));
   what.clear();
   for (const int r : readers) {
-    readers_.flags.push_back(&window.flags_of(r)->copied);
+    readers_.flags.push_back(&home.flags_of(r)->copied);
     what.push_back(fmt::format("rank {}'s flag copied (it has read this rank's boundary)", r));
   }
   readers_.awaited = Awaited(std::move(what));

@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <new>
 #include <stdexcept>
 
 #include "halobw/exchange/method.hpp"
-#include "halobw/platform/process.hpp"
 
 namespace halobw {
 
@@ -28,26 +26,35 @@ class Info {
   MPI_Info info_ = MPI_INFO_NULL;
 };
 
+// The rank in `comm` of each rank of `node`.
+std::vector<int> ranks_of(const Comm& node, const Comm& comm) {
+  MPI_Group world = MPI_GROUP_NULL;
+  MPI_Group local = MPI_GROUP_NULL;
+  check_mpi(MPI_Comm_group(comm.get(), &world), "MPI_Comm_group");
+  check_mpi(MPI_Comm_group(node.get(), &local), "MPI_Comm_group");
+  std::vector<int> locals(static_cast<std::size_t>(node.size()));
+  std::vector<int> ranks(locals.size());
+  for (int i = 0; i < node.size(); ++i) locals[static_cast<std::size_t>(i)] = i;
+  const int rc = MPI_Group_translate_ranks(local, node.size(), locals.data(), world, ranks.data());
+  report_mpi(MPI_Group_free(&local), "MPI_Group_free");
+  report_mpi(MPI_Group_free(&world), "MPI_Group_free");
+  check_mpi(rc, "MPI_Group_translate_ranks");
+  return ranks;
+}
+
 }  // namespace
 
-NodeWindow::NodeWindow(const Comm& comm, std::size_t field_bytes)
-    : node_(node_comm(comm)), rank_(comm.rank()) {
-  if (const auto& sim = Process::simulation()) {
-    throw MethodUnavailable(
-        "--method shm: " + sim->name() +
-        " runs every rank in one process, where a copy between ranks takes no simulated time");
-  }
+NodeWindow::NodeWindow(const Comm& comm, std::size_t bytes) : node_(node_comm(comm)) {
   Info info;
   info.set("alloc_shared_noncontig", "true");
-  const auto bytes = static_cast<MPI_Aint>(sizeof(NodeFlags) + field_bytes);
   void* base = nullptr;
   {
     const auto armed = node_.guard("MPI_Win_allocate_shared");
-    const int rc = MPI_Win_allocate_shared(bytes, 1, info.get(), node_.get(), &base, &win_);
-    if (rc != MPI_SUCCESS) {
+    if (MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), 1, info.get(), node_.get(), &base, &win_) !=
+        MPI_SUCCESS) {
       throw MethodUnavailable(
-          fmt::format("--method shm: the MPI library gave no shared window on the node "
-                      "(MPI_Win_allocate_shared failed)"));
+          "--method shm: the MPI library gave no shared window on the node "
+          "(MPI_Win_allocate_shared failed)");
     }
   }
   int* model = nullptr;
@@ -58,18 +65,7 @@ NodeWindow::NodeWindow(const Comm& comm, std::size_t field_bytes)
     throw MethodUnavailable(
         "--method shm: the MPI library's shared window is not of the unified memory model");
   }
-  // Which rank of `comm` each rank of the node is.
-  MPI_Group world = MPI_GROUP_NULL;
-  MPI_Group local = MPI_GROUP_NULL;
-  check_mpi(MPI_Comm_group(comm.get(), &world), "MPI_Comm_group");
-  check_mpi(MPI_Comm_group(node_.get(), &local), "MPI_Comm_group");
-  std::vector<int> locals(static_cast<std::size_t>(node_.size()));
-  std::vector<int> ranks(locals.size());
-  for (int i = 0; i < node_.size(); ++i) locals[static_cast<std::size_t>(i)] = i;
-  check_mpi(MPI_Group_translate_ranks(local, node_.size(), locals.data(), world, ranks.data()),
-            "MPI_Group_translate_ranks");
-  check_mpi(MPI_Group_free(&local), "MPI_Group_free");
-  check_mpi(MPI_Group_free(&world), "MPI_Group_free");
+  const std::vector<int> ranks = ranks_of(node_, comm);
   segment_.assign(static_cast<std::size_t>(comm.size()), nullptr);
   for (int i = 0; i < node_.size(); ++i) {
     MPI_Aint size = 0;
@@ -78,8 +74,8 @@ NodeWindow::NodeWindow(const Comm& comm, std::size_t field_bytes)
     check_mpi(MPI_Win_shared_query(win_, i, &size, &unit, &at), "MPI_Win_shared_query");
     segment_[static_cast<std::size_t>(ranks[static_cast<std::size_t>(i)])] = static_cast<std::byte*>(at);
   }
-  std::memset(base, 0, static_cast<std::size_t>(bytes));  // first touch by the owner; the flags at 0
-  node_.barrier();  // every segment zeroed before any rank reads another's flags
+  if (bytes > 0) std::memset(base, 0, bytes);
+  node_.barrier();  // every segment zeroed before any rank reads another's
 }
 
 NodeWindow::~NodeWindow() {
@@ -93,13 +89,5 @@ std::byte* NodeWindow::segment_of(int r) const {
 }
 
 bool NodeWindow::on_node(int r) const { return segment_.at(static_cast<std::size_t>(r)) != nullptr; }
-
-double* NodeWindow::fields_of(int r) const {
-  return reinterpret_cast<double*>(segment_of(r) + sizeof(NodeFlags));  // NOLINT: the segment's layout
-}
-
-NodeFlags* NodeWindow::flags_of(int r) const {
-  return std::launder(reinterpret_cast<NodeFlags*>(segment_of(r)));  // NOLINT: the segment's layout
-}
 
 }  // namespace halobw

@@ -2,7 +2,7 @@
 // sender shares this rank's node are copied straight from the sender's field
 // into this rank's ghost cells, all of them as one copy list (on the host one
 // pass over the lines they share: line_pass.hpp), under the flags of the
-// node's window (node_sync.hpp). The exchanger runs the messages to and from
+// node's windows (node_sync.hpp). The exchanger runs the messages to and from
 // other nodes around it, from the plan in which these peers are walls.
 //
 // One exchange:
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "halobw/exchange/copy_plan.hpp"
+#include "halobw/exchange/node_home.hpp"
 #include "halobw/exchange/node_sync.hpp"
-#include "halobw/exchange/node_window.hpp"
 #include "halobw/exchange/phases.hpp"
 #include "halobw/plan/direct.hpp"
 
@@ -28,21 +28,18 @@ namespace halobw {
 template <class ExecSpace, class MemSpace>
 class DirectCopy {
  public:
-  // `fields`: this rank's, in `window`; `plan`: this rank's plan (its pieces' ghost boxes).
-  DirectCopy(std::shared_ptr<const NodeWindow> window, const RankPlan& plan, DirectPlan direct,
+  // `fields`: this rank's, in `home`; `plan`: this rank's plan (its pieces' ghost boxes).
+  DirectCopy(std::shared_ptr<const NodeHome> home, const RankPlan& plan, DirectPlan direct,
              const std::vector<double*>& fields, Watchdog* watchdog, NodeSync::Hooks hooks)
-      : window_(std::move(window)),
+      : home_(std::move(home)),
         direct_(std::move(direct)),
-        sync_(*window_, plan.rank, direct_.sources, direct_.readers, watchdog, hooks),
+        sync_(*home_, plan.rank, direct_.sources, direct_.readers, watchdog, hooks),
         copy_(Flow::into_field, plan.padded) {
     for (const DirectRead& r : direct_.reads) {
       const Piece& piece = plan.pieces[static_cast<std::size_t>(r.piece)];
-      const std::size_t values = static_cast<std::size_t>(r.peer_padded[0]) *
-                                 static_cast<std::size_t>(r.peer_padded[1]) *
-                                 static_cast<std::size_t>(r.peer_padded[2]);
-      double* peer = window_->fields_of(r.peer);
       for (std::size_t f = 0; f < fields.size(); ++f) {
-        copy_.add({fields[f], piece.recv_box, field_box(peer + f * values, r.peer_padded, r.peer_box)});
+        double* peer = home_->field_of(r.peer, static_cast<int>(f));
+        copy_.add({fields[f], piece.recv_box, field_box(peer, r.peer_padded, r.peer_box)});
       }
     }
     copy_.commit();
@@ -73,7 +70,7 @@ class DirectCopy {
   }
 
  private:
-  std::shared_ptr<const NodeWindow> window_;
+  std::shared_ptr<const NodeHome> home_;
   DirectPlan direct_;
   NodeSync sync_;
   CopyList<ExecSpace, MemSpace> copy_;

@@ -1,6 +1,6 @@
 // The exchanger: the only code that moves halo bytes. One class template on
 // the Kokkos execution and memory space serves the host and every device
-// backend; the transport is a policy type and the MPI method a policy object,
+// backend; the transport is a policy type and the method a policy object,
 // both fixed at construction. The fields live outside; the execution-space
 // instance is passed to each call.
 //
@@ -42,6 +42,7 @@
 #include "halobw/exchange/direct_copy.hpp"
 #include "halobw/exchange/kernels.hpp"
 #include "halobw/exchange/method.hpp"
+#include "halobw/exchange/method_registry.hpp"
 #include "halobw/exchange/phases.hpp"
 #include "halobw/exchange/transport.hpp"
 #include "halobw/plan/messages.hpp"
@@ -55,7 +56,8 @@ struct ExchangeSetup {
   bool breakdown = false;  // packed buffers and a method for transfer(), on every transport
   Placement host_placement = Placement::standard;  // of buffers in host memory (huge pages or not)
   Watchdog* watchdog = nullptr;                    // guards every wait; null: none
-  MethodFactory method = make_p2p;                 // builds the MPI method over the wires
+  MethodFactory method = method_factory({});       // builds the method over the wires (p2p)
+  std::shared_ptr<FieldHome> home;  // where the method placed the fields; null: nowhere special
 };
 
 template <class ExecSpace, class MemSpace, class TransportPolicy>
@@ -73,7 +75,7 @@ class Exchanger {
   // direct method's copies, whose wired plan the messages of `table` follow.
   Exchanger(const Comm& comm, RankPlan plan, MessageTable table, std::vector<Field> fields,
             ExchangeSetup setup, std::unique_ptr<Direct> direct = nullptr)
-      : comm_(comm.get()),
+      : comm_(&comm),
         plan_(std::move(plan)),
         table_(std::move(table)),
         fields_(std::move(fields)),
@@ -97,7 +99,6 @@ class Exchanger {
       for (const int m : batch.messages) landing += receives(m) ? 1 : 0;
       landing_.push_back(landing);
     }
-    if constexpr (!kPacks) make_datatypes();
     method_ = setup_.method(context(kPacks));
     if (sizes.packed > 0 && setup_.breakdown) xfer_ = setup_.method(context(true));
     Kokkos::fence();
@@ -113,8 +114,12 @@ class Exchanger {
   template <class Clock = NoPhases>
   void start(const ExecSpace& exec, Clock&& clock = Clock()) {
     const ProfileRegion region("halobw::start", regions_);
+    exec_ = &exec;
     if (direct_) direct_->start(exec);
-    in_region("halobw::mpi", [&] { method_->post_receives(); });
+    in_region("halobw::mpi", [&] {
+      method_->begin();
+      method_->post_receives();
+    });
     clock.mark(Phase::mpi, exec);
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::bulk) {
@@ -146,13 +151,16 @@ class Exchanger {
     } else {
       in_region("halobw::mpi", [&] { method_->send_all(); });
     }
+    in_region("halobw::mpi", [&] { method_->end(); });
     clock.mark(Phase::mpi, exec);
+    exec_ = &default_exec_;
     unpack(copies_.self, "halobw::self_copy", exec, clock);  // booked to Unpack, as --breakdown says
   }
 
   template <class Clock = NoPhases>
   void finish(const ExecSpace& exec, Clock&& clock = Clock()) {
     const ProfileRegion region("halobw::finish", regions_);
+    exec_ = &exec;
     if (direct_) direct_->copy(exec, clock);
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
@@ -184,6 +192,7 @@ class Exchanger {
       clock.mark(Phase::mpi, exec);
     }
     exec.fence();
+    exec_ = &default_exec_;
     clock.mark(Phase::unpack, exec);
     if (direct_) direct_->done(exec, clock);
   }
@@ -205,114 +214,67 @@ class Exchanger {
     if (!setup_.breakdown && !kPacks)
       throw std::logic_error("transfer() on the datatype transport needs --breakdown's buffers");
     Method& m = xfer_ ? *xfer_ : *method_;
+    m.begin();
     m.post_receives();
     m.send_all();
+    m.end();
     m.wait_all();
   }
 
  private:
   // What the method is built from: the wires of every message, over the
-  // packed buffers (contiguous) or the fields' subarrays, and what this rank
-  // exposes to one-sided puts (the receive buffer, or every field).
-  MethodContext context(bool contiguous) const {
+  // packed buffers or the fields' blocks, what this rank exposes to
+  // one-sided writes (the receive buffer, or every field), and the device
+  // work it may run on the exchange's execution instance.
+  MethodContext context(bool packed) {
     MethodContext ctx;
     ctx.comm = comm_;
     ctx.watchdog = setup_.watchdog;
+    ctx.home = setup_.home;
+    ctx.device.copy = [this](double* to, const double* from, std::size_t count) {
+      Kokkos::deep_copy(
+          *exec_, Buffer(to, count),
+          Kokkos::View<const double*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(from, count));
+    };
+    ctx.device.fence = [this] { exec_->fence(); };
     double* send = mpi_buffer(send_, send_host_);
     double* recv = mpi_buffer(recv_, recv_host_);
-    if (contiguous) {
+    if (packed) {
       ctx.exposed.push_back({recv, table_.buffer_values * sizeof(double)});
     } else {
       for (const Field& f : fields_) ctx.exposed.push_back({f.data(), plan_.field_values() * sizeof(double)});
-      ctx.dynamic = true;
     }
     const std::vector<Route> routes = plan_routes(wired(), table_);
     for (std::size_t m = 0; m < table_.messages.size(); ++m) {
       const Message& msg = table_.messages[m];
       Wire w;
       static_cast<Route&>(w) = routes[m];
-      // A wall: MPI's own null peer, with which sends and receives complete at once.
-      if (w.send_peer == kNoRank) w.send_peer = MPI_PROC_NULL;
-      if (w.recv_peer == kNoRank) w.recv_peer = MPI_PROC_NULL;
-      if (contiguous) {
-        w.send = {send + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
-        w.recv = {recv + msg.offset, static_cast<int>(msg.count), MPI_DOUBLE};
-        w.parts.push_back(w.send);
-        w.landing.where.push_back(static_cast<MPI_Aint>(msg.offset * sizeof(double)));
-        w.landing.count = static_cast<int>(msg.count);
+      if (packed) {
+        w.send = {send + msg.offset, msg.count, {}};
+        w.recv = {recv + msg.offset, msg.count, {}};
       } else {
-        const Typed& t = types_[m];
-        w.send = t.send;
-        w.recv = t.recv;
-        for (std::size_t p = 0; p < msg.parts.size(); ++p) {
-          for (int f = 0; f < msg.fields; ++f) {
-            w.parts.push_back({field(msg, f), 1, t.send_one[p]});
-            w.landing.where.push_back(t.field_at[static_cast<std::size_t>(f)]);
-            w.landing.subarrays.push_back(w.landing_boxes[p]);
-          }
-        }
+        w.send.blocks = blocks(msg, BoxSide::send);
+        w.recv.blocks = blocks(msg, BoxSide::recv);
       }
       ctx.wires.push_back(std::move(w));
     }
     return ctx;
   }
 
-  // A message on the datatype transport: its send and receive as MPI sees
-  // them, the subarray of one field's send box of each part, and each of its
-  // fields' addresses (MPI_Get_address; the one-sided landings and the struct).
-  struct Typed {
-    Endpoint send;
-    Endpoint recv;
-    std::vector<MPI_Datatype> send_one;
-    std::vector<MPI_Aint> field_at;
-  };
-
   // Field f of message msg's fields (its first_field, first_field + 1, ...).
   [[nodiscard]] double* field(const Message& msg, int f) const {
     return fields_[static_cast<std::size_t>(msg.first_field) + static_cast<std::size_t>(f)].data();
   }
 
-  // One subarray per piece; a message of several pieces or fields is a
-  // struct of their subarrays, placed from its first field's pointer (the
-  // other fields' by the difference of their addresses), so that an MPI that
-  // tells device memory by the buffer's pointer sees a field's.
-  void make_datatypes() {
-    for (const Message& msg : table_.messages) {
-      Typed t;
-      t.field_at.resize(static_cast<std::size_t>(msg.fields));
-      for (int f = 0; f < msg.fields; ++f)
-        check_mpi(MPI_Get_address(field(msg, f), &t.field_at[static_cast<std::size_t>(f)]),
-                  "MPI_Get_address");
-      t.send = endpoint(BoxSide::send, msg, t.field_at, &t.send_one);
-      t.recv = endpoint(BoxSide::recv, msg, t.field_at, nullptr);
-      types_.push_back(t);
-    }
-  }
-
-  Endpoint endpoint(BoxSide side, const Message& msg, const std::vector<MPI_Aint>& field_at,
-                    std::vector<MPI_Datatype>* one_field) {
-    double* base = field(msg, 0);
-    std::vector<MPI_Datatype> types;  // per part, then field
-    std::vector<MPI_Aint> where;      // from `base`
+  // The blocks of one side of a message: per part, per field, the part's box in that field.
+  [[nodiscard]] std::vector<FieldBox> blocks(const Message& msg, BoxSide side) const {
+    std::vector<FieldBox> out;
     for (const Part& part : msg.parts) {
       const Piece& piece = plan_.pieces[static_cast<std::size_t>(part.piece)];
-      owned_types_.push_back(
-          box_datatype(plan_.padded, side == BoxSide::send ? piece.send_box : piece.recv_box));
-      const MPI_Datatype one = owned_types_.back().get();
-      if (one_field != nullptr) one_field->push_back(one);
-      for (const MPI_Aint at : field_at) {
-        types.push_back(one);
-        where.push_back(at - field_at.front());
-      }
+      const Subarray box = subarray_of(plan_.padded, side == BoxSide::send ? piece.send_box : piece.recv_box);
+      for (int f = 0; f < msg.fields; ++f) out.push_back({field(msg, f), box});
     }
-    if (types.size() == 1) return {base, 1, types[0]};
-    std::vector<int> lengths(types.size(), 1);
-    MPI_Datatype t = MPI_DATATYPE_NULL;
-    check_mpi(MPI_Type_create_struct(static_cast<int>(types.size()), lengths.data(), where.data(),
-                                     types.data(), &t),
-              "MPI_Type_create_struct");
-    owned_types_.push_back(commit(t));
-    return {base, 1, owned_types_.back().get()};
+    return out;
   }
 
   // Runs f inside a named region for the Kokkos tools (phases.hpp), the names
@@ -324,7 +286,7 @@ class Exchanger {
   }
   // The plan the messages follow: this rank's, or the direct method's with its node's peers as walls.
   [[nodiscard]] const RankPlan& wired() const { return direct_ ? direct_->wired() : plan_; }
-  // Whether message m has a sender (else a wall: MPI_PROC_NULL, its ghosts left as they are).
+  // Whether message m has a sender (else a wall, its ghosts left as they are).
   [[nodiscard]] bool receives(int m) const {
     return wired()
         .pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece())]
@@ -372,7 +334,7 @@ class Exchanger {
     return Kokkos::subview(v, Kokkos::pair<std::size_t, std::size_t>(m.offset, m.offset + m.count));
   }
 
-  MPI_Comm comm_;
+  const Comm* comm_;
   RankPlan plan_;
   MessageTable table_;
   std::vector<Field> fields_;
@@ -382,12 +344,13 @@ class Exchanger {
   OwnedValues<MemSpace> recv_;
   OwnedValues<Kokkos::HostSpace> send_host_;
   OwnedValues<Kokkos::HostSpace> recv_host_;
-  std::vector<Datatype> owned_types_;
-  std::vector<Typed> types_;
   CopyPlan<ExecSpace, MemSpace> copies_;
   std::vector<int> landing_;                      // per unpack batch: its messages that have a sender
   bool regions_ = ProfileRegion::tools_loaded();  // the phases as Kokkos regions (phases.hpp)
   std::vector<int> waiting_;                      // per unpack batch: its messages yet to land (pipelined)
+  ExecSpace default_exec_;
+  const ExecSpace* exec_ =
+      &default_exec_;  // the instance of the exchange in progress, for the method's device work
   std::unique_ptr<Method> method_;
   std::unique_ptr<Method> xfer_;  // on packed buffers, for transfer() with --breakdown (every transport)
 };

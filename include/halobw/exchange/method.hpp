@@ -1,14 +1,13 @@
-// How messages move through MPI, chosen once per run: a Method posts the
-// receives, sends each message when the exchanger has it ready, and
-// completes them. It sees only Wires (addresses, counts, datatypes, peers,
-// tags), never fields or kernels, so every method serves every transport.
-// Every blocking call it makes is armed on the watchdog with a description
-// written here at set-up.
+// How messages move, chosen once per run: a Method receives and sends the
+// messages of one row and completes them. It is handed what any transport
+// needs to move a message (buffers, counts, peers, tags, hooks that run on
+// the exchange's execution instance, and where the fields live) and speaks
+// no MPI here: MPI's types stay inside the MPI methods (mpi_spans.hpp).
+// Every blocking call a method makes is armed on the watchdog with a
+// description written at set-up. The registry (method_registry.hpp) lists
+// the methods, what each needs, and builds them.
 #pragma once
 
-#include <mpi.h>
-
-#include <array>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -16,43 +15,63 @@
 #include <string>
 #include <vector>
 
-#include "halobw/cli/settings.hpp"
+#include "halobw/exchange/allocation.hpp"
 #include "halobw/plan/routes.hpp"
+#include "halobw/platform/mpi.hpp"
 #include "halobw/platform/watchdog.hpp"
 
 namespace halobw {
 
-// One side of one message as MPI sees it: an address, a count and a
-// datatype (packed values, or a field's subarrays, placed from the first
-// field's pointer).
-struct Endpoint {
-  void* address = nullptr;
-  int count = 0;
-  MPI_Datatype type = MPI_DATATYPE_NULL;
+// One field's box: a subarray of its padded array of doubles.
+struct FieldBox {
+  double* field = nullptr;
+  Subarray box{};
 };
 
-// Where a message lands on its receiver, told to the sender so that it can
-// put it there (one-sided methods): per part, the byte displacement in the
-// receiver's window (packed buffers) or the absolute address of a field
-// (a dynamic window over the fields) and the subarray of the padded field
-// it fills (sizes, subsizes, starts; none for contiguous values).
-struct Landing {
-  std::vector<MPI_Aint> where;
-  int count = 0;                    // values per part when contiguous
-  std::vector<Subarray> subarrays;  // one per part, or none for contiguous values
-  [[nodiscard]] bool contiguous() const { return subarrays.empty(); }
+// One side of one message: `count` packed values at `values`, or, where
+// nothing packs, the blocks of the fields it carries, in order (per part,
+// then per field).
+struct Span {
+  double* values = nullptr;
+  std::size_t count = 0;
+  std::vector<FieldBox> blocks;
+  [[nodiscard]] bool packed() const { return blocks.empty(); }
 };
 
-// One message: what this rank sends in its direction and where the message
-// travelling the same way from the opposite neighbour lands.
-// The route (peers, tag, the watchdog's words: plan/routes.hpp) with the
-// addresses and datatypes of this rank's buffers.
+// One message: the route (peers, tag, the watchdog's words: plan/routes.hpp),
+// what this rank sends in its direction, and where the message travelling
+// the same way from the opposite neighbour lands here. A wall's peer is
+// kNoRank.
 struct Wire : Route {
-  Endpoint send;
-  Endpoint recv;
-  std::vector<Endpoint>
-      parts;        // the send as one-sided puts: the packed values, or a subarray per piece and field
-  Landing landing;  // this rank's receive of the message, for the peer that puts it
+  Span send;
+  Span recv;
+};
+
+// Memory of this rank that its peers may write into (one-sided methods).
+struct Region {
+  void* base = nullptr;
+  std::size_t bytes = 0;
+};
+
+// Device work a method may need, run on the execution instance of the
+// exchange in progress: a copy of `count` doubles (either side may be a
+// peer's memory that the method mapped) and a fence of that instance.
+struct DeviceWork {
+  std::function<void(double* to, const double* from, std::size_t count)> copy;
+  std::function<void()> fence;
+};
+
+// Where the fields live, for a method that must own that memory (a window
+// its peers can reach): made once per row before the fields are allocated,
+// asked for each field, and handed to the method it was made for.
+class FieldHome {
+ public:
+  virtual ~FieldHome() = default;
+  FieldHome() = default;
+  FieldHome(const FieldHome&) = delete;
+  FieldHome& operator=(const FieldHome&) = delete;
+  // `bytes` for one field, owned by the home (the Allocation frees nothing).
+  virtual Allocation allocate(std::size_t bytes, const std::string& label) = 0;
 };
 
 class Method {
@@ -62,6 +81,10 @@ class Method {
   Method(const Method&) = delete;
   Method& operator=(const Method&) = delete;
 
+  // The exchange's group: begin() comes before post_receives(), end() after
+  // the last send. A transport that batches its calls (NCCL's group) does it here.
+  virtual void begin() {}
+  virtual void end() {}
   // Receives first, before any message is sent.
   virtual void post_receives() = 0;
   // Message m is ready to go (its send buffer is complete).
@@ -70,12 +93,12 @@ class Method {
   virtual void send_all() = 0;
   // Blocks until a receive completes; its index, or -1 when none is left.
   // Each message that has a sender is reported once; one from a wall
-  // (MPI_PROC_NULL) never is, on every MPI library. Only where lands_one_by_one().
+  // never is, on every library. Only where lands_one_by_one().
   virtual int wait_any() = 0;
   // Blocks until every receive and send has completed.
   virtual void wait_all() = 0;
-  // Drives MPI's progress without blocking (MPI_Testall, or what the method
-  // has); true once everything has completed. Completes nothing unless all is
+  // Drives progress without blocking (MPI_Testall, or what the method has);
+  // true once everything has completed. Completes nothing unless all is
   // done, after which wait_any() hands out the landed messages and wait_all()
   // returns at once. The one-sided method says true once every put into this
   // rank has landed (its wait_all still closes its own puts), and under
@@ -85,42 +108,26 @@ class Method {
   [[nodiscard]] virtual bool lands_one_by_one() const { return true; }
 };
 
-// What a method is built from, for one row: the wires, and for one-sided
-// methods the memory this rank exposes (the packed receive buffer, or the
-// fields) and whether that is one window (packed) or a dynamic one.
-struct Region {
-  void* base = nullptr;
-  std::size_t bytes = 0;
-};
+// What a method is built from, for one row.
 struct MethodContext {
-  MPI_Comm comm = MPI_COMM_NULL;
+  const Comm* comm = nullptr;
   std::vector<Wire> wires;
   Watchdog* watchdog = nullptr;
+  // What this rank exposes to one-sided writes: the packed receive buffer
+  // (packed wires), or every field.
   std::vector<Region> exposed;
-  bool dynamic = false;  // one window over `exposed[0]`, or a dynamic window with each attached
+  DeviceWork device;
+  std::shared_ptr<FieldHome> home;  // where the fields live, when the method made it; else null
 };
 
 // Builds the method of a run over the wires of one row.
 using MethodFactory = std::function<std::unique_ptr<Method>(MethodContext)>;
 
-// A combination the MPI library cannot do, found while building a method
-// (a window it will not create here): the run ends with exit code 2.
+// A combination the library cannot do, found while building a method (a
+// window it will not create here): the run ends with exit code 2.
 class MethodUnavailable : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// Irecv / Isend per message, Waitany / Waitall.
-[[nodiscard]] std::unique_ptr<Method> make_p2p(MethodContext ctx);
-// Recv_init / Send_init once per row, Startall (Start per message, pipelined), Waitany / Waitall.
-[[nodiscard]] std::unique_ptr<Method> make_persistent(MethodContext ctx);
-// A distributed-graph communicator of the peers, one MPI_Ineighbor_alltoallw per exchange (bulk only).
-[[nodiscard]] std::unique_ptr<Method> make_neighbor(MethodContext ctx);
-// One window per row; an MPI_Put per part into the peer's landing; general
-// active target (post/start/complete/wait) or MPI_Win_fence.
-[[nodiscard]] std::unique_ptr<Method> make_rma(MethodContext ctx, RmaSync sync);
-
-// The factory of a method kind.
-[[nodiscard]] MethodFactory method_factory(MethodKind kind, RmaSync sync);
 
 }  // namespace halobw

@@ -1,5 +1,5 @@
 // The direct method's synchronisation, point to point through the flags of
-// the node's window (node_window.hpp). Exchange e on one rank:
+// the node's windows (node_home.hpp). Exchange e on one rank:
 //   publish_ready(e)   its fields are final: its neighbours may read its boundary;
 //   await_sources(e)   every neighbour it reads has published ready >= e;
 //   publish_copied(e)  it has read every neighbour's boundary;
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "halobw/exchange/node_window.hpp"
+#include "halobw/exchange/node_home.hpp"
 #include "halobw/platform/watchdog.hpp"
 
 namespace halobw {
@@ -28,8 +28,8 @@ class NodeSync {
     bool publishes = true;
   };
   // `sources`: the ranks this rank reads; `readers`: those that read it.
-  NodeSync(const NodeWindow& window, int rank, const std::vector<int>& sources,
-           const std::vector<int>& readers, Watchdog* watchdog, Hooks hooks);
+  NodeSync(const NodeHome& home, int rank, const std::vector<int>& sources, const std::vector<int>& readers,
+           Watchdog* watchdog, Hooks hooks);
 
   void publish_ready(std::uint64_t e) const;
   void await_sources(std::uint64_t e);

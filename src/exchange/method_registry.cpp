@@ -1,0 +1,97 @@
+#include "halobw/exchange/method_registry.hpp"
+
+#include <fmt/format.h>
+
+#include "halobw/exchange/node_home.hpp"
+#include "halobw/platform/mpi_features.hpp"
+
+namespace halobw {
+
+// The makers, one per method file (each in src/exchange/method_NAME.cpp).
+std::unique_ptr<Method> make_p2p(MethodContext ctx, const MethodChoice& choice);
+std::unique_ptr<Method> make_persistent(MethodContext ctx, const MethodChoice& choice);
+std::unique_ptr<Method> make_neighbor(MethodContext ctx, const MethodChoice& choice);
+std::unique_ptr<Method> make_rma(MethodContext ctx, const MethodChoice& choice);
+
+namespace {
+
+using Maker = std::unique_ptr<Method> (*)(MethodContext, const MethodChoice&);
+using HomeMaker = std::shared_ptr<FieldHome> (*)(const Comm&);
+
+struct MethodRow {
+  MethodKind kind;
+  Maker make;
+  Needs needs = Needs::nothing;
+  HomeMaker home = nullptr;  // the method owns where the fields live
+};
+
+const MethodRow kMethods[] = {
+    {MethodKind::p2p, make_p2p},
+    {MethodKind::persistent, make_persistent},
+    {MethodKind::neighbor, make_neighbor},
+    {MethodKind::rma, make_rma},
+    {MethodKind::shm, make_p2p, Needs::nothing,
+     make_node_home},  // p2p between nodes; exchange/direct_copy.hpp within
+};
+
+const MethodRow& row_of(MethodKind kind) {
+  for (const MethodRow& r : kMethods) {
+    if (r.kind == kind) return r;
+  }
+  throw std::logic_error("method " + to_string(kind) + " is not in the registry");
+}
+
+// Whether this build's MPI headers have what a method needs.
+bool built_with(Needs needs) {
+  switch (needs) {
+    case Needs::nothing:
+      return true;
+    case Needs::partitioned:
+#ifdef HALOBW_MPI_PARTITIONED
+      return true;
+#else
+      return false;
+#endif
+    case Needs::persistent_neighbor:
+#if defined(HALOBW_MPI_NEIGHBOR_INIT) || defined(HALOBW_MPIX_NEIGHBOR_INIT)
+      return true;
+#else
+      return false;
+#endif
+  }
+  return false;
+}
+
+const char* what_is_needed(Needs needs) {
+  switch (needs) {
+    case Needs::nothing:
+      return "nothing beyond MPI-3";
+    case Needs::partitioned:
+      return "MPI-4 partitioned point-to-point (MPI_Psend_init, MPI_Precv_init, MPI_Pready)";
+    case Needs::persistent_neighbor:
+      return "persistent neighbourhood collectives (MPI-4's MPI_Neighbor_alltoallw_init, or Open MPI's "
+             "MPIX_ form)";
+  }
+  return "";
+}
+
+}  // namespace
+
+MethodFactory method_factory(const MethodChoice& choice) {
+  const Maker make = row_of(choice.kind).make;
+  return [make, choice](MethodContext ctx) { return make(std::move(ctx), choice); };
+}
+
+Status method_refusal(MethodKind kind) {
+  const Needs needs = row_of(kind).needs;
+  if (built_with(needs)) return {};
+  return fail(fmt::format("--method {}: {} lacks {} (its headers say MPI {}.{})", to_string(kind),
+                          mpi_library_version(), what_is_needed(needs), MPI_VERSION, MPI_SUBVERSION));
+}
+
+std::shared_ptr<FieldHome> field_home(MethodKind kind, const Comm& comm) {
+  const HomeMaker home = row_of(kind).home;
+  return home ? home(comm) : nullptr;
+}
+
+}  // namespace halobw
