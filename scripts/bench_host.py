@@ -40,6 +40,9 @@ Sections (--sections, default all):
             neighbour, one pass unpacks): ±x on 2x1x1 at N = 128, 256, 512, --faces
             and --stencil box on 2x2x2 at N = 128, 256, Time_us and Pack_us +
             Unpack_us; with --baseline, ±z and ±y against that build
+  shm       the direct method (--method shm) against the same program (±z: against
+            --method p2p --pack datatype), its waits and its copy (--breakdown),
+            and --limit's Copy_GBps beside its Uni_GBps
   methods   every method (rma with pscw and fence) the MPI has on 2 ranks
             (±z, ±x; N = 128, 256, 512; both packs) and 8 ranks (all faces),
             for each MPI build given (--mpi NAME=BUILD_DIR, repeatable)
@@ -640,6 +643,66 @@ def section_bestplain(args, emit):
     emit()
 
 
+# The direct method's cases: name, ranks, flags, the plain program's stencil (None: halo-bandwidth --method p2p
+# --pack datatype is the reference, MPI's one copy of a contiguous face), sizes, the target ratio.
+SHM_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512), 0.85),
+             ("±z", 2, ["--axis", "z", "--grid", "1,1,2"], None, (128, 256, 512), 1.0),
+             ("--faces", 8, ["--faces", "--grid", "2,2,2"], "faces", (128, 256), 0.75),
+             ("--stencil box", 8, ["--stencil", "box", "--grid", "2,2,2"], "box", (128, 256), 0.75))
+
+
+def section_shm(args, emit):
+    emit("### The direct method against the best plain program\n")
+    emit("`halo-bandwidth --method shm` (every piece copied out of the neighbour's field in the node's shared "
+         "window, one pass over the lines, ready/copied flags) against bench/onepass_exchange.cpp (huge pages, one "
+         "pass packs, one message each way per neighbour, one pass unpacks), or for ±z against halo-bandwidth "
+         "--method p2p --pack datatype (the face is contiguous: MPI copies it once, straight from the field). "
+         f"Median of {args.blocks} blocks of {args.iters} exchanges, the slowest rank. Interleaved; ratio = median "
+         "over pairs of shm / plain, quartiles in brackets. Mpi_us and Unpack_us from shm runs with --breakdown: "
+         "the flag waits and the copy. Copy_GBps from a shm run with --limit (a plain copy of Send_B where the "
+         "field lives), beside shm's Uni_GBps. 8 ranks on 2 cores are oversubscribed: each pair is given three times "
+         "the runs there.\n")
+    exe = os.path.join(args.build, "halo-bandwidth")
+    emit("| case | ranks | N | plain Time_us | shm Time_us | shm / plain | target | shm Mpi_us (waits) | "
+         "shm Unpack_us (copy) | shm Uni_GBps | Copy_GBps |")
+    emit("|---|---|---|---|---|---|---|---|---|---|---|")
+    cmds = []
+    for name, ranks, flags, stencil, sizes, target in SHM_CASES:
+        grid = flags[flags.index("--grid") + 1]
+        f = flags + ["--sizes", ",".join(map(str, sizes)), "--iters", str(args.iters), "--warmup", "5",
+                     "--repeats", str(args.blocks)]
+        configs = {"shm": (exe, ranks, f + ["--method", "shm"]),
+                   "shm-bd": (exe, ranks, f + ["--method", "shm", "--breakdown"]),
+                   "shm-limit": (exe, ranks, f + ["--method", "shm", "--limit"])}
+        if stencil is None:
+            configs["p2p"] = (exe, ranks, f + ["--method", "p2p", "--pack", "datatype"])
+        else:
+            for n in sizes:
+                configs[f"plain{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks: onepass_plain(
+                    args.build, n, grid, stencil, ranks, "kernel", args.iters, args.blocks)
+        cmds += [shown(*c) for c in configs.values() if not callable(c)]
+        got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
+        for n in sizes:
+            plain = [r[(n, 0)] for r in got["p2p" if stencil is None else f"plain{n}"]]
+            if any(int(r["Send_B"]) != int(h[(n, 0)]["Send_B"]) for r, h in zip(plain, got["shm"])):
+                sys.exit(f"shm: {name} N = {n}: the reference sends other bytes than halo-bandwidth")
+            t = [float(r[(n, 0)]["Time_us"]) for r in got["shm"]]
+            tp = [float(r["Time_us"]) for r in plain]
+            rt = [a / b for a, b in zip(t, tp)]
+            col = lambda cfg, k: med([float(r[(n, 0)][k]) for r in got[cfg]])
+            emit(f"| {name} --grid {grid} | {ranks} | {n} | {med(tp):.1f} | {med(t):.1f} | {ratio_text(rt)} | "
+                 f"<= {target:.2f} {'met' if med(rt) <= target else 'MISSED'} | {col('shm-bd', 'Mpi_us'):.1f} | "
+                 f"{col('shm-bd', 'Unpack_us'):.1f} | {col('shm', 'Uni_GBps'):.2f} | "
+                 f"{col('shm-limit', 'Copy_GBps'):.2f} |")
+    emit()
+    load = os.getloadavg()
+    emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (the machine is shared with other "
+         "engineers' builds)\n")
+    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n RANKS build/halobw-onepass-exchange N "
+         f"GRID x|faces|box 1 {args.iters} 5 {args.blocks} 1 kernel`")
+    emit()
+
+
 def bestplain_ab(args, emit, cmds):
     """The contiguous faces, this build against --baseline: the host copy's change must not slow them."""
     emit("The contiguous faces, this build against the baseline build (--baseline), interleaved: ratio = median "
@@ -711,7 +774,7 @@ def section_regions(args, emit):
 
 
 METHODS = (("p2p", []), ("persistent", []), ("partitioned", []), ("neighbor", []), ("neighbor-persistent", []),
-           ("rma pscw", ["--method", "rma"]), ("rma fence", ["--method", "rma", "--rma-sync", "fence"]))
+           ("rma pscw", ["--method", "rma"]), ("rma fence", ["--method", "rma", "--rma-sync", "fence"]), ("shm", []))
 
 
 def method_flags(name, extra):
@@ -1031,7 +1094,7 @@ def section_simulated(args, emit):
 
 SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
             "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
-            "bestplain": section_bestplain, "regions": section_regions,
+            "bestplain": section_bestplain, "shm": section_shm, "regions": section_regions,
             "shapes": section_shapes,
             "methods": section_methods, "mpi4": section_mpi4, "network": section_network, "placement": section_placement,
             "simulated": section_simulated}

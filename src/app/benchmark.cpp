@@ -12,6 +12,7 @@
 
 #include "halobw/exchange/exchanger.hpp"
 #include "halobw/exchange/fields.hpp"
+#include "halobw/exchange/node_home.hpp"
 #include "halobw/measure/check.hpp"
 #include "halobw/measure/clock.hpp"
 #include "halobw/measure/limits.hpp"
@@ -252,6 +253,7 @@ template <class Ex, class ExecSpace>
 Status run_check(const Comm& comm, const FaultPlan& faults, Ex& ex, const ExecSpace& exec,
                  const std::string& n, Output* output) {
   set_phase(comm, fmt::format("{} --check exchange", n));
+  if (faults.unsynced_rank == comm.rank()) Process::pause(kSlowHookSleep);  // test hook: a late fill
   fill_fields(exec, ex.fields(), ex.plan());
   ex.exchange(exec);
   if (faults.corrupt_rank == comm.rank() && !ex.plan().pieces.empty()) {
@@ -287,10 +289,20 @@ void measure_limits(const Comm& comm, const RunSetup& s, Copy& copy, const ExecS
   }
 }
 
+// The direct method's row, as rank 0 sees it: what it copies on its node and what it sends beyond.
+std::string direct_note(const RowPlan& plan) {
+  return fmt::format(
+      "# shm {}: rank 0 copies {} pieces out of the fields of {} ranks on its node, read by {}; {} "
+      "messages to and from other nodes",
+      plan.label, plan.direct->reads.size(), plan.direct->sources.size(), plan.direct->readers.size(),
+      plan.table.messages.size());
+}
+
 // What one row allocates: the fields, the exchanger, and what --limit and
 // --overlap need besides.
 template <class ExecSpace, class MemSpace, class TransportPolicy>
 struct RowRig {
+  using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
   std::shared_ptr<FieldHome> home;  // where the method placed the fields (null: nowhere special); freed last
   std::unique_ptr<FieldSet<MemSpace>> fields;
   std::unique_ptr<FieldSet<MemSpace>> out;  // --overlap: the stencil's outputs
@@ -298,11 +310,23 @@ struct RowRig {
   std::unique_ptr<CopyLimit<ExecSpace, MemSpace>> copy;
 };
 
+// The direct method's copies of a row, out of the neighbours' fields in the node's windows; none for
+// any other method.
+template <class Rig>
+std::unique_ptr<typename Rig::Ex::Direct> make_direct(const ExchangeSetup& setup, const RowPlan& row,
+                                                      NodeSync::Hooks hooks, const Rig& rig) {
+  if (!row.direct) return nullptr;
+  std::vector<double*> fields;
+  for (const auto& f : rig.fields->views()) fields.push_back(f.data());
+  return std::make_unique<typename Rig::Ex::Direct>(std::dynamic_pointer_cast<const NodeHome>(rig.home),
+                                                    row.mine, *row.direct, fields, setup.watchdog, hooks);
+}
+
 // Allocates one row's rig on every rank. Collective; the agreed failure, if
 // any rank could not (a method the MPI library cannot do here is bad input).
 template <class ExecSpace, class MemSpace, class TransportPolicy>
 Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& setup, const RowPlan& row,
-                  RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
+                  NodeSync::Hooks hooks, RowRig<ExecSpace, MemSpace, TransportPolicy>& rig) {
   using Ex = Exchanger<ExecSpace, MemSpace, TransportPolicy>;
   const Placement placement = buffer_placement<MemSpace>(setup.host_placement);
   const RankPlan& plan = row.mine;
@@ -313,7 +337,8 @@ Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& set
     placed.home = rig.home = field_home(opt.method, comm);
     rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement, "halobw::field",
                                                       rig.home.get());
-    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), placed);
+    rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), placed,
+                                  make_direct(setup, row, hooks, rig));
     if (opt.limit)
       rig.copy = std::make_unique<CopyLimit<ExecSpace, MemSpace>>(plan.remote_bytes, setup.host_placement);
     if (opt.overlap) {
@@ -369,6 +394,7 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
   const RowClock k = row_clock(comm, s, ex, exec, step);
   show(s, fmt::format("{}: {} x {} timed exchanges{}", step, opt.repeats, k.iters,
                       k.warmup > 0 ? fmt::format(" after {} warm-up", k.warmup) : std::string()));
+  if (plan.direct && s.output) s.output->note(direct_note(plan));
   std::vector<PhaseSeconds> phases;
   row = row_of(plan);
   time_row(comm, s, k, ex, exec, phases, row);
@@ -379,6 +405,13 @@ Status measure_row(const Comm& comm, const RunSetup& s, const RowPlan& plan, con
     show(s, step + ": breakdown");
     set_phase(comm, fmt::format("{} breakdown: the transfer alone", label));
     row.phases = breakdown(comm, opt, k, ex, phases[static_cast<std::size_t>(row.median_block)]);
+    if (plan.direct && s.output) {
+      s.output->note(
+          fmt::format("# breakdown {}: shm: Mpi_us holds the waits on the neighbours' flags and the "
+                      "messages to other nodes, Unpack_us the copy out of the neighbours' fields; "
+                      "Xfer_us moves the messages to other nodes alone",
+                      label));
+    }
   }
   // The group says when (header.hpp, huge_figures_recorded: never under a simulation).
   if (s.groups.has(Group::hugepages) && is_host_memory<MemSpace>) {
@@ -433,7 +466,7 @@ Status run_rows(const Comm& comm, const RunSetup& s) {
     show(s, step + ": setting up");
     set_phase(comm, fmt::format("{} set-up", plan.label));
     RowRig<ExecSpace, MemSpace, TransportPolicy> rig;
-    if (Status v = set_up_row(comm, opt, setup, plan, rig)) return v;
+    if (Status v = set_up_row(comm, opt, setup, plan, faults.sync_hooks(comm.rank()), rig)) return v;
     if (opt.check) {
       show(s, step + ": checking");
       if (Status v = run_check(comm, faults, *rig.ex, ExecSpace(), plan.label, s.output)) return v;

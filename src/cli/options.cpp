@@ -348,7 +348,9 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
                  "how the messages move: p2p (Irecv/Isend, default), persistent (Recv_init/Send_init "
                  "once, Startall), partitioned (MPI-4 Psend_init/Precv_init once, Pready as each is "
                  "packed), neighbor (MPI_Ineighbor_alltoallw on a graph of the peers), neighbor-persistent "
-                 "(MPI-4 Neighbor_alltoallw_init once, Start) or rma (MPI_Put into the peer's window)");
+                 "(MPI-4 Neighbor_alltoallw_init once, Start), rma (MPI_Put into the peer's window) or shm, the direct method (host: each piece from a "
+                 "neighbour on the node copied straight out of its field in an MPI-3 shared window, the rest "
+                 "as p2p)");
   g.rma_sync = add_choice(*s, "--rma-sync", o.rma_sync,
                           "--method rma: general active target, post/start/complete/wait among neighbours "
                           "(pscw, default), or MPI_Win_fence over all ranks (fence)");
@@ -395,6 +397,10 @@ Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,
   if (g.pack->count() == 0) o.pack = o.backend == Backend::host ? PackMode::datatype : PackMode::kernel;
   if (g.rma_sync->count() > 0 && o.method != MethodKind::rma) {
     return fail("--rma-sync needs --method rma: it says how one-sided puts are synchronised");
+  }
+  if (o.method == MethodKind::shm && o.backend != Backend::host) {
+    return fail("--method shm on --backend " + to_string(o.backend) +
+                ": the direct copy through CUDA/HIP IPC handles is not in this build; use --backend host");
   }
   if (sends_at_once(o.method)) {
     // One collective carries every message: nothing can be sent as soon as it is packed.

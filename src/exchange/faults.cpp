@@ -19,6 +19,7 @@ FaultPlan FaultPlan::from_environment(const EnvLookup& env) {
   f.bad_peer_rank = read(env_var::kHookBadPeer);
   f.corrupt_rank = read(env_var::kHookCorrupt);
   f.slow_rank = read(env_var::kHookSlow);
+  f.unsynced_rank = read(env_var::kHookUnsynced);
   f.from_row = std::max(1, read(env_var::kHookFromRow));
   return f;
 }

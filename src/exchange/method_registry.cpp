@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "halobw/exchange/node_home.hpp"
 #include "halobw/platform/mpi_features.hpp"
 
 namespace halobw {
@@ -32,6 +33,8 @@ const MethodRow kMethods[] = {
     {MethodKind::neighbor, make_neighbor},
     {MethodKind::neighbor_persistent, make_neighbor, Needs::persistent_neighbor},
     {MethodKind::rma, make_rma},
+    {MethodKind::shm, make_p2p, Needs::nothing,
+     make_node_home},  // p2p between nodes; exchange/direct_copy.hpp within
 };
 
 const MethodRow& row_of(MethodKind kind) {

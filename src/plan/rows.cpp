@@ -70,7 +70,8 @@ namespace {
 // Each row of `specs` with its label, shape and messages; `plan` sets this
 // rank's plan (mine) and the summary over the ranks (all).
 template <class Plan>
-std::vector<RowPlan> make_rows(const Options& opt, const std::vector<RowSpec>& specs, Plan&& plan) {
+std::vector<RowPlan> make_rows(const Options& opt, const std::vector<RowSpec>& specs, const ProcGrid& grid,
+                               const std::vector<int>& node_of_rank, Plan&& plan) {
   std::vector<RowPlan> rows;
   rows.reserve(specs.size());
   for (const RowSpec& spec : specs) {
@@ -79,7 +80,12 @@ std::vector<RowPlan> make_rows(const Options& opt, const std::vector<RowSpec>& s
     r.label = row_label(opt, spec);
     r.shape = shape_of(opt, spec);
     plan(r);
-    r.table = make_message_table(r.mine, opt.self, opt.messages);
+    if (opt.method == MethodKind::shm) {
+      r.direct = plan_direct(r.mine, grid, r.shape, node_of_rank, opt.self, opt.messages);
+      r.table = r.direct->table;
+    } else {
+      r.table = make_message_table(r.mine, opt.self, opt.messages);
+    }
     rows.push_back(std::move(r));
   }
   return rows;
@@ -90,7 +96,7 @@ std::vector<RowPlan> make_rows(const Options& opt, const std::vector<RowSpec>& s
 std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& specs, const ProcGrid& grid,
                                int rank, const std::vector<int>& node_of_rank,
                                const std::function<void(const RankPlan&)>& each) {
-  return make_rows(opt, specs, [&](RowPlan& r) {
+  return make_rows(opt, specs, grid, node_of_rank, [&](RowPlan& r) {
     r.all = summarize(grid, r.shape, node_of_rank, [&](const RankPlan& p) {
       if (p.rank == rank) r.mine = p;  // this rank's plan is the summary's, not made again
       if (each) each(p);
@@ -100,7 +106,7 @@ std::vector<RowPlan> plan_rows(const Options& opt, const std::vector<RowSpec>& s
 
 std::vector<RowPlan> plan_own_rows(const Options& opt, const std::vector<RowSpec>& specs,
                                    const ProcGrid& grid, int rank, const std::vector<int>& node_of_rank) {
-  return make_rows(opt, specs, [&](RowPlan& r) {
+  return make_rows(opt, specs, grid, node_of_rank, [&](RowPlan& r) {
     r.mine = make_rank_plan(grid, r.shape, rank, node_of_rank);
     r.all = summary_of(r.mine);
   });

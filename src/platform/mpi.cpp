@@ -185,8 +185,6 @@ std::vector<std::string> gather_hostnames(const Comm& comm) {
   return hosts;
 }
 
-namespace {
-// The ranks sharing this rank's node, as a communicator with the error policy of Comm.
 Comm node_comm(const Comm& comm) {
   MPI_Comm node = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node),
@@ -195,7 +193,6 @@ Comm node_comm(const Comm& comm) {
   check_mpi(MPI_Comm_free(&node), "MPI_Comm_free");
   return dup;
 }
-}  // namespace
 
 NodeRank node_rank(const Comm& comm) {
   const Comm node = node_comm(comm);

@@ -50,6 +50,7 @@ constexpr const char* kHookSkipSends = "HALOBW_TEST_HOOK_SKIP_SENDS";
 constexpr const char* kHookBadPeer = "HALOBW_TEST_HOOK_BAD_PEER";
 constexpr const char* kHookCorrupt = "HALOBW_TEST_HOOK_CORRUPT";
 constexpr const char* kHookSlow = "HALOBW_TEST_HOOK_SLOW";
+constexpr const char* kHookUnsynced = "HALOBW_TEST_HOOK_UNSYNCED";
 constexpr const char* kHookFromRow = "HALOBW_TEST_HOOK_FROM_ROW";
 }  // namespace env_var
 

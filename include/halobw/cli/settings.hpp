@@ -27,8 +27,9 @@ enum class StencilKind { star, box };
 // What one message carries: every piece (and field) for one peer rank, every
 // field of one piece, or one field of one piece.
 enum class Messages { peer, aggregated, separate };
-// How the messages move (exchange/method_registry.hpp builds each).
-enum class MethodKind { p2p, persistent, partitioned, neighbor, neighbor_persistent, rma };
+// How the messages move (exchange/method_registry.hpp builds each); shm, the direct
+// method, copies the pieces from neighbours on the node out of their fields and sends the rest as p2p.
+enum class MethodKind { p2p, persistent, partitioned, neighbor, neighbor_persistent, rma, shm };
 // Whether a method sends every message in one call (a collective): nothing
 // can go as soon as it is packed, so its schedule is bulk.
 [[nodiscard]] constexpr bool sends_at_once(MethodKind k) {
@@ -40,6 +41,7 @@ enum class MethodKind { p2p, persistent, partitioned, neighbor, neighbor_persist
     case MethodKind::persistent:
     case MethodKind::partitioned:
     case MethodKind::rma:
+    case MethodKind::shm:
       return false;
   }
   return false;
@@ -110,13 +112,14 @@ struct Names<Toggle> {
 };
 template <>
 struct Names<MethodKind> {
-  static constexpr std::array<Spelling<MethodKind>, 6> list{
+  static constexpr std::array<Spelling<MethodKind>, 7> list{
       {{"p2p", MethodKind::p2p},
        {"persistent", MethodKind::persistent},
        {"partitioned", MethodKind::partitioned},
        {"neighbor", MethodKind::neighbor},
        {"neighbor-persistent", MethodKind::neighbor_persistent},
-       {"rma", MethodKind::rma}}};
+       {"rma", MethodKind::rma},
+       {"shm", MethodKind::shm}}};
 };
 template <>
 struct Names<RmaSync> {

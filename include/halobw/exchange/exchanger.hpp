@@ -16,6 +16,11 @@
 // stage is only to copy between device and host (the staged transport).
 // Between the two, the caller may run work of its own (--overlap).
 //
+// With the direct method (direct_copy.hpp) the pieces whose peer shares the
+// node are no messages: start publishes this rank's fields, finish copies the
+// neighbours' boundaries straight into the ghost cells before it waits for the
+// messages, and returns once every neighbour has read this rank's boundary.
+//
 // Both take a phase clock (clock.hpp): NoPhases on the plain timed path,
 // PhaseClock for --breakdown, which books the time between its marks to Pack,
 // Mpi (posting, waiting, MPI's own copies), Stage and Unpack (self copies
@@ -34,6 +39,7 @@
 #include "halobw/cli/settings.hpp"
 #include "halobw/exchange/allocation.hpp"
 #include "halobw/exchange/copy_plan.hpp"
+#include "halobw/exchange/direct_copy.hpp"
 #include "halobw/exchange/kernels.hpp"
 #include "halobw/exchange/method.hpp"
 #include "halobw/exchange/method_registry.hpp"
@@ -63,14 +69,18 @@ class Exchanger {
   static constexpr bool kPacks = TransportPolicy::packs;
   static constexpr bool kStages = TransportPolicy::stages;
 
-  // `fields` must outlive the exchanger; `comm` must too.
+  using Direct = DirectCopy<ExecSpace, MemSpace>;
+
+  // `fields` must outlive the exchanger; `comm` must too. `direct`: the
+  // direct method's copies, whose wired plan the messages of `table` follow.
   Exchanger(const Comm& comm, RankPlan plan, MessageTable table, std::vector<Field> fields,
-            ExchangeSetup setup)
+            ExchangeSetup setup, std::unique_ptr<Direct> direct = nullptr)
       : comm_(&comm),
         plan_(std::move(plan)),
         table_(std::move(table)),
         fields_(std::move(fields)),
-        setup_(std::move(setup)) {
+        setup_(std::move(setup)),
+        direct_(std::move(direct)) {
     const BufferSizes sizes = buffer_sizes(table_, TransportPolicy::kind, setup_.breakdown);
     const Placement packed = buffer_placement<MemSpace>(setup_.host_placement);
     const Placement staging = staging_placement<MemSpace>(setup_.host_placement);
@@ -82,7 +92,7 @@ class Exchanger {
     for (const Field& f : fields_) to.fields.push_back(f.data());
     to.send = send_.view.data();
     to.recv = recv_.view.data();
-    copies_ = make_copy_plan<ExecSpace, MemSpace>(plan_, table_, to, kPacks);
+    copies_ = make_copy_plan<ExecSpace, MemSpace>(wired(), table_, to, kPacks);
     waiting_.resize(copies_.unpack.size());
     for (const CopyBatch<ExecSpace, MemSpace>& batch : copies_.unpack) {
       int landing = 0;
@@ -105,6 +115,7 @@ class Exchanger {
   void start(const ExecSpace& exec, Clock&& clock = Clock()) {
     const ProfileRegion region("halobw::start", regions_);
     exec_ = &exec;
+    if (direct_) direct_->start(exec);
     in_region("halobw::mpi", [&] {
       method_->begin();
       method_->post_receives();
@@ -150,6 +161,7 @@ class Exchanger {
   void finish(const ExecSpace& exec, Clock&& clock = Clock()) {
     const ProfileRegion region("halobw::finish", regions_);
     exec_ = &exec;
+    if (direct_) direct_->copy(exec, clock);
     if constexpr (kPacks) {
       if (setup_.schedule == Schedule::pipelined && method_->lands_one_by_one()) {
         waiting_ = landing_;
@@ -182,6 +194,7 @@ class Exchanger {
     exec.fence();
     exec_ = &default_exec_;
     clock.mark(Phase::unpack, exec);
+    if (direct_) direct_->done(exec, clock);
   }
 
   // One complete exchange; every ghost cell of the exchanged pieces is filled on return.
@@ -231,7 +244,7 @@ class Exchanger {
     } else {
       for (const Field& f : fields_) ctx.exposed.push_back({f.data(), plan_.field_values() * sizeof(double)});
     }
-    const std::vector<Route> routes = plan_routes(plan_, table_);
+    const std::vector<Route> routes = plan_routes(wired(), table_);
     for (std::size_t m = 0; m < table_.messages.size(); ++m) {
       const Message& msg = table_.messages[m];
       Wire w;
@@ -271,9 +284,12 @@ class Exchanger {
     const ProfileRegion region(name, regions_);
     return std::forward<F>(f)();
   }
+  // The plan the messages follow: this rank's, or the direct method's with its node's peers as walls.
+  [[nodiscard]] const RankPlan& wired() const { return direct_ ? direct_->wired() : plan_; }
   // Whether message m has a sender (else a wall, its ghosts left as they are).
   [[nodiscard]] bool receives(int m) const {
-    return plan_.pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece())]
+    return wired()
+        .pieces[static_cast<std::size_t>(table_.messages[static_cast<std::size_t>(m)].piece())]
         .receives();
   }
   int wait_any() {
@@ -323,6 +339,7 @@ class Exchanger {
   MessageTable table_;
   std::vector<Field> fields_;
   ExchangeSetup setup_;
+  std::unique_ptr<Direct> direct_;
   OwnedValues<MemSpace> send_;
   OwnedValues<MemSpace> recv_;
   OwnedValues<Kokkos::HostSpace> send_host_;

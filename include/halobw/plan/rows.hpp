@@ -10,10 +10,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "halobw/cli/options.hpp"
+#include "halobw/plan/direct.hpp"
 #include "halobw/plan/grid.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/plan/messages.hpp"
@@ -50,8 +52,9 @@ struct RowPlan {
   std::string label;  // "N=64", "L=32 H=2": how notes and messages name the row
   Shape shape;
   RankPlan mine;       // this rank's pieces
-  MessageTable table;  // this rank's messages
-  RowSummary all;      // every rank's
+  MessageTable table;  // this rank's messages (with --method shm, those to and from other nodes)
+  std::optional<DirectPlan> direct;  // --method shm: the pieces copied from neighbours on the node
+  RowSummary all;                    // every rank's
 };
 
 // Every row of the table (`specs`, from plan_layout) for `rank` on `grid`, `all`

@@ -103,6 +103,9 @@ class Datatype {
 // O(P^2) memory and copies (at 4,096 ranks of 256-byte names, 4 GiB). Collective.
 [[nodiscard]] std::vector<std::string> gather_hostnames(const Comm& comm);
 
+// The ranks sharing this rank's node (MPI_COMM_TYPE_SHARED), ordered as in
+// `comm`, with the error policy of Comm. Collective.
+[[nodiscard]] Comm node_comm(const Comm& comm);
 // The rank among the ranks of its node and their count. Collective.
 struct NodeRank {
   int local_rank = 0;

@@ -1,0 +1,43 @@
+#include "halobw/exchange/node_home.hpp"
+
+#include "halobw/platform/process.hpp"
+
+namespace halobw {
+
+namespace {
+
+// Refused before any window is made: SMPI runs every rank in one process.
+const Comm& not_simulated(const Comm& comm) {
+  if (const auto& sim = Process::simulation()) {
+    throw MethodUnavailable(
+        "--method shm: " + sim->name() +
+        " runs every rank in one process, where a copy between ranks takes no simulated time");
+  }
+  return comm;
+}
+
+}  // namespace
+
+NodeHome::NodeHome(const Comm& comm) : comm_(not_simulated(comm)), flags_(comm, sizeof(NodeFlags)) {}
+
+Allocation NodeHome::allocate(std::size_t bytes, const std::string& /*label*/) {
+  fields_.push_back(std::make_unique<NodeWindow>(comm_, bytes));
+  // The window owns the memory: the allocation frees nothing.
+  return {fields_.back()->segment_of(comm_.rank()), bytes, [](void* /*p*/, std::size_t /*bytes*/) {}};
+}
+
+double* NodeHome::field_of(int r, int k) const {
+  return reinterpret_cast<double*>(  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast): the segment holds
+                                     // doubles
+      fields_.at(static_cast<std::size_t>(k))->segment_of(r));
+}
+
+NodeFlags* NodeHome::flags_of(int r) const {
+  return reinterpret_cast<NodeFlags*>(  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast): the segment's
+                                        // layout
+      flags_.segment_of(r));
+}
+
+std::shared_ptr<FieldHome> make_node_home(const Comm& comm) { return std::make_shared<NodeHome>(comm); }
+
+}  // namespace halobw
