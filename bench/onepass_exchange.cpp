@@ -31,7 +31,13 @@
 // MPI_Isend of the owned one, MPI_Waitall), which is what halo-bandwidth
 // --pack datatype asks of MPI; pack_us and unpack_us are 0.
 //
-// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1) [PACK]
+// With newcomm it first makes a communicator and frees it, as halo-bandwidth
+// (MPI_Comm_dup, MPI_Comm_split_type) and most solvers (MPI_Cart_create) make
+// theirs: Open MPI then polls its nonblocking-collective engine on every
+// progress call, for the rest of the run (docs/method.md, "What the time
+// contains").
+//
+// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1) [PACK [newcomm]]
 //   x: the two x faces (--axis x); faces: the six faces (--faces); box: all 26 pieces
 //   (--stencil box). N must divide by GX, GY and GZ, and each extent be at least 2 HALO.
 // Prints (rank 0): time_us pack_us unpack_us send_bytes (to other ranks, this rank's)
@@ -230,14 +236,17 @@ struct Options {
   bool huge = false;
   bool datatype = false;   // PACK datatype
   bool per_piece = false;  // PACK kernel-pieces
+  bool new_comm = false;   // newcomm: create (and free) a communicator first
 };
 
 // The same answer on every rank (the same arguments): empty if usable, else why not.
 std::string parse(int argc, char** argv, int size, Options& o) {
-  if (argc != 9 && argc != 10)
+  if (argc < 9 || argc > 11)
     return "usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES "
-           "[kernel|kernel-pieces|datatype]";
-  const std::string pack = argc == 10 ? argv[9] : "kernel";
+           "[kernel|kernel-pieces|datatype [newcomm]]";
+  const std::string pack = argc >= 10 ? argv[9] : "kernel";
+  if (argc == 11 && std::string(argv[10]) != "newcomm") return "the last argument is newcomm or nothing";
+  o.new_comm = argc == 11;
   if (pack != "kernel" && pack != "kernel-pieces" && pack != "datatype")
     return "PACK is kernel, kernel-pieces or datatype";
   o.datatype = pack == "datatype";
@@ -531,6 +540,11 @@ int main(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "halobw-onepass-exchange: %s\n", why.c_str());
     MPI_Finalize();
     return 2;
+  }
+  if (o.new_comm) {  // what any program that makes a communicator leaves its MPI doing (docs/method.md)
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &made);
+    MPI_Comm_free(&made);
   }
   const int c[3] = {rank % o.g[0], rank / o.g[0] % o.g[1], rank / (o.g[0] * o.g[1])};
   Brick b{};

@@ -551,7 +551,7 @@ def section_bestplain(args, emit):
          "huge pages. Interleaved; ratio = median over pairs of halo-bandwidth / plain (below 1: halo-bandwidth is "
          "faster), quartiles of the per-pair ratios in brackets. Time_us from runs without --breakdown; Pack_us + "
          "Unpack_us from runs with it, against the plain program's pack and unpack passes timed inside its "
-         "exchanges (the rank with the most). Targets (issue 28): ±x Time_us and Pack+Unpack <= 1.10; --faces and "
+         "exchanges (the rank with the most). Targets: ±x Time_us and Pack+Unpack <= 1.10; --faces and "
          "--stencil box Time_us <= 1.15. 8 ranks on 2 cores are oversubscribed: each pair is given three times the "
          "runs there. The last rows are the datatype path (`--pack datatype`) against the same program sending "
          "each piece as MPI's subarray of the field (halo-bandwidth sends the pieces for one neighbour as one "
@@ -841,7 +841,7 @@ def section_placement(args, emit):
               "share this machine's cores. " if extra else "")
     emit("Each node's daemon is started through the fake ssh of tests/launch_cases.py in a UTS namespace of its own, "
          "so MPI sees separate nodes: shared memory within a node, TCP between, to this machine's own address, so the "
-         "kernel delivers it here with no wire (section 8: TCP at 0.26-0.52 of shared memory's rate). `--faces`, "
+         "kernel delivers it here with no wire (the network section: TCP at 0.26-0.52 of shared memory's rate). `--faces`, "
          "`--pack datatype`, p2p; linear and nodes interleaved, in alternating order. OffNode_B: the most bytes one "
          "rank sends off its node per exchange; NodeOut_B: the most one node sends; both from each run's JSON. "
          "bytes = linear / nodes of either (they agree here: every brick is the same). time = median over pairs of "

@@ -146,7 +146,8 @@ DRY_JOB = re.compile(r"this job's (\d+) ranks? on (\d+) nodes? \(MPI_Comm_split_
 # with a halo sweep.
 LABEL = r"(?:N|L|Global|Local)=\d+(?:x\d+x\d+)?(?: H=\d+)?"
 
-# What one rank sends and holds in one row: the first eight as before walls and nodes.
+# What one rank sends and holds in one row: bytes, pieces by kind, cells, then the walls, the bytes off
+# its node and its brick.
 Figures = collections.namedtuple("Figures", "send remote_faces self_faces offnode_faces edges corners ghost owned "
                                             "boundary_faces offnode_bytes brick")
 

@@ -10,6 +10,7 @@
 
 #include "halobw/measure/clock.hpp"
 #include "halobw/plan/layout.hpp"
+#include "halobw/platform/gpu_aware.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/process.hpp"
 #include "halobw/version.hpp"
@@ -144,6 +145,9 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
         fmt::format("simulated by {} on platform {}: every time is the model's, not a measurement",
                     sim->name(), env(env_var::kSimulatedPlatform).value_or("(unnamed)")));
   }
+  // What the library answers of device buffers, asked on every backend; a host run uses none of it.
+  h.notes.push_back("mpi_gpu " + gpu_support_answers() +
+                    (opt.backend == Backend::host ? " (not used: host memory needs no GPU-aware MPI)" : ""));
   if (opt.backend != Backend::host) {
     h.notes.emplace_back("gpu_aware from " + src.aware.reason);
     if (src.dev.visible == 1) h.notes.emplace_back("each rank sees one device: every rank uses its device 0");

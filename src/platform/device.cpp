@@ -3,10 +3,6 @@
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
-#if __has_include(<mpi-ext.h>)
-#include <mpi-ext.h>
-#endif
-
 #include "halobw/platform/gpu_runtime.hpp"
 
 namespace halobw {
@@ -51,36 +47,6 @@ DeviceChoice choose_device(Backend backend, int local_rank) {
   c.name = gpu::device_name(c.device_id);
   if (c.name.empty()) c.name = to_string(backend);
   return c;
-}
-
-GpuQuery query_gpu_support(Backend backend) {
-  GpuQuery q;
-  if (backend == Backend::cuda) {
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-    q.supported = MPIX_Query_cuda_support();
-    q.how = "MPIX_Query_cuda_support";
-#elif defined(MPIX_GPU_SUPPORT_CUDA)
-    int yes = 0;
-    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &yes) == MPI_SUCCESS) q.supported = yes != 0;
-    q.how = "MPIX_GPU_query_support";
-#elif defined(MPIX_CUDA_AWARE_SUPPORT)
-    q.supported = 0;
-    q.how = "MPIX_CUDA_AWARE_SUPPORT=0 at compile time";
-#endif
-  } else if (backend == Backend::hip) {
-#if defined(MPIX_HIP_AWARE_SUPPORT) && MPIX_HIP_AWARE_SUPPORT
-    q.supported = MPIX_Query_hip_support();
-    q.how = "MPIX_Query_hip_support";
-#elif defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
-    q.supported = MPIX_Query_rocm_support();
-    q.how = "MPIX_Query_rocm_support";
-#elif defined(MPIX_GPU_SUPPORT_HIP)
-    int yes = 0;
-    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_HIP, &yes) == MPI_SUCCESS) q.supported = yes != 0;
-    q.how = "MPIX_GPU_query_support";
-#endif
-  }
-  return q;
 }
 
 std::optional<std::uint64_t> device_free_bytes(Backend backend) {

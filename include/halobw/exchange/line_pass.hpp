@@ -1,26 +1,19 @@
 // The host's mapping of a copy list: one pass over the lines its boxes share.
 //
-// A strided piece (an x face, and every edge and corner along x) gives each
-// line of the brick its h cells at one end. Run piece by piece, every piece
-// walks all of its lines again: a cache line per line each time, and without
-// huge pages a TLB walk. The line pass cuts the lines of each field into slabs
-// of planes and runs of lines that the same boxes hold, and visits each line
-// once, copying its cells of every box that holds it, left to right, before
-// the next line. The lines of the -x and +x faces are the same lines, and the end
-// of one line lies next to the start of the next, so the two faces cost one
-// walk over the brick instead of two. Long lines (y and z faces) are copied
-// with memcpy, as before.
+// A strided piece (an x face, and every edge and corner along x) holds h
+// cells at one end of each line of the brick. The line pass cuts each field's
+// lines into slabs of planes and runs of lines that the same boxes hold, and
+// visits each line once, copying its cells of every box that holds it, left
+// to right. The -x and +x faces share their lines, so both cost one walk over
+// the brick. Long lines (y and z faces) are copied with memcpy.
 //
-// Built once at set-up from the boxes a CopyList is given (the copy plan
-// says which cells go where; this is another way to run the same list), and
-// host-only, so nothing here carries a KOKKOS_FUNCTION mark. One work item
-// is one plane of one run of at most kLinesPerRun lines: no division per line,
-// and enough items for a threaded host space on a thin face. On one thread
-// (Serial) each band of a plane is one run, in order, with no search for its
-// slab. Most lines hold the two x faces alone; a run of one or two boxes of
-// the same few cells (LineRun::short_cells) goes through copy_short_lines, a
-// loop with their width known at compile time, which counts the instructions
-// of a plain C loop (docs/results/host.md section 12).
+// Built once at set-up from a CopyList's boxes, host-only (no KOKKOS_FUNCTION).
+// One work item is one plane of one run of at most kLinesPerRun lines, so a
+// threaded host space gets enough items on a thin face; on one thread (Serial)
+// the runs go in order with no search. A run of one or two boxes of the same
+// few cells (LineRun::short_cells) goes through copy_short_lines, a loop with
+// the width known at compile time: the loop a plain C program would write
+// (docs/results/host.md, "The host copy against the best plain program").
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -134,8 +127,8 @@ template <Flow kFlow>
 // own, so the hardware's stride prefetcher follows each face down the lines
 // (one loop over the segments would give every face's strides to the same
 // instruction and lose it), and with the segments held in locals the
-// compiler keeps the loop to the copies themselves; docs/results/host.md,
-// section 10, measures what this is worth.
+// compiler keeps the loop to the copies themselves (docs/results/host.md,
+// "One pass over shared rows", measures what this is worth).
 template <Flow kFlow, std::size_t... kSegments>
 inline void copy_lines(double* first_line, const std::int64_t sy, const LineSegment* seg,
                        const std::int64_t dk, const std::int64_t lines,
@@ -170,7 +163,7 @@ template <Flow kFlow, int kCells>
 // copy_lines, which serves any run, tests each segment's count of cells in
 // every line (a jump through a table) and keeps its strides on the stack; what
 // this loop saves against it, and against the plain program, is counted in
-// docs/results/host.md section 12. With kPacked (a packed buffer on the other
+// docs/results/host.md, "The host copy against the best plain program". With kPacked (a packed buffer on the other
 // side) the lines follow each other there, at a stride known at compile time.
 template <Flow kFlow, int kCells, bool kPacked, std::size_t... kSegments>
 inline void copy_short_lines(double* first_line, const std::int64_t sy, const LineSegment* seg,
@@ -207,8 +200,8 @@ struct LinePassCopy {
   }
 
   // Every band in order, on one thread, each as one run: no search, no
-  // division and no set-up per item (what they cost: docs/results/host.md
-  // section 10.1).
+  // division and no set-up per item (what they cost: docs/results/host.md,
+  // "One pass over shared rows").
   void all() const {
     for (const LineSlab* s = slabs; s != slabs + count; ++s) {
       for (std::int64_t dk = 0; dk < s->planes; ++dk) {
@@ -241,9 +234,9 @@ struct LinePassCopy {
     copy_long(first_line, seg, dk, run.count, lines);
   }
 
-  // Lines of a run of any segments. Inlined into copy_run, as before it had a
-  // name of its own: called out of line it cost 57 instructions a run, 9% of
-  // a ±y exchange's copy at N = 256 (callgrind).
+  // Lines of a run of any segments, inlined into copy_run: called out of line
+  // it costs a call and a spill per run, which callgrind counts as a visible
+  // share of a ±y exchange's copy.
   [[gnu::always_inline]] void copy_long(double* first_line, const LineSegment* seg, const std::int64_t dk,
                                         const int segs, const std::int64_t lines) const {
     switch (segs) {  // up to 5 where a y or z face meets the x faces

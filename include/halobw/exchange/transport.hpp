@@ -10,6 +10,7 @@
 #include "halobw/cli/options.hpp"
 #include "halobw/cli/settings.hpp"
 #include "halobw/platform/device.hpp"
+#include "halobw/platform/gpu_aware.hpp"
 
 namespace halobw {
 

@@ -151,7 +151,8 @@ struct LineStencil {
 // Host mapping of a thin box (a border slab of an x reach: lines of fewer than
 // kThin cells, less than one cache line of doubles): one work item per plane,
 // each cell by StencilMath::at, the same terms in the same order as the line
-// passes. Why not whole-line passes of h cells: docs/results/host.md, section 5.
+// passes. Why not whole-line passes of h cells: docs/results/host.md, "Overlap
+// with a stencil".
 struct ThinStencil {
   StencilJob job;
   StencilMath m;

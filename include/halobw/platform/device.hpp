@@ -1,5 +1,5 @@
 // Where the field lives: the backends of this build, device binding by
-// node-local rank, and GPU-aware MPI detection (Kokkos starts in Process).
+// node-local rank, and device memory (Kokkos starts in Process).
 #pragma once
 
 #include <cstdint>
@@ -25,14 +25,6 @@ struct DeviceChoice {
 // device id = node-local rank mod visible devices (0 where each rank sees one).
 // Call before Kokkos is initialised.
 [[nodiscard]] DeviceChoice choose_device(Backend backend, int local_rank);
-
-// What the MPI library says of device buffers: 1 yes, 0 no, -1 it cannot say.
-// `how` names the query used.
-struct GpuQuery {
-  int supported = -1;
-  std::string how = "no query";
-};
-[[nodiscard]] GpuQuery query_gpu_support(Backend backend);
 
 // Free memory where the field lives: the device's for a device backend, nullopt for host.
 [[nodiscard]] std::optional<std::uint64_t> device_free_bytes(Backend backend);
