@@ -10,6 +10,8 @@ import pathlib
 import re
 import sys
 
+from source_scan import code_only, matches_any, scan
+
 OWNER = {"include/halobw/platform/process.hpp", "src/platform/process.cpp"}
 PATTERNS = {
     "MPI_Init": r"\bMPI_Init(_thread)?\s*\(",
@@ -25,26 +27,8 @@ PATTERNS = {
 }
 
 
-def code_only(text):
-    """The text without // and /* */ comments (string literals kept)."""
-    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
-    return re.sub(r"(?m)//.*$", "", text)
-
-
 def findings(root):
-    out = []
-    for folder in ("src", "include"):
-        for path in sorted((root / folder).rglob("*")):
-            if path.suffix not in (".cpp", ".hpp", ".h") or not path.is_file():
-                continue
-            rel = path.relative_to(root).as_posix()
-            if rel in OWNER:
-                continue
-            for n, line in enumerate(code_only(path.read_text()).splitlines(), 1):
-                for name, pat in PATTERNS.items():
-                    if re.search(pat, line):
-                        out.append(f"{rel}:{n}: {name}: {line.strip()}")
-    return out
+    return scan(root, ("src", "include"), OWNER, PATTERNS)
 
 
 def self_test():
@@ -65,7 +49,7 @@ def self_test():
     bad += [s for s in also if not re.search(PATTERNS["a simulator"], code_only(s))]
     spared = ["// MPI_Abort(x) in a comment", 'x = "of /proc/self/smaps";', "app.exit_code()", "o->exit(e);",
               'fmt::format("simulated by {} on platform {}", sim->name(), p)']
-    bad += [s for s in spared if any(re.search(p, code_only(s)) for p in PATTERNS.values())]
+    bad += [s for s in spared if matches_any(s, PATTERNS.values())]
     print("self-test:", "failed: " + ", ".join(bad) if bad else "passed")
     return 1 if bad else 0
 

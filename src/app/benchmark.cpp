@@ -24,6 +24,7 @@
 #include "halobw/plan/messages.hpp"
 #include "halobw/plan/pieces.hpp"
 #include "halobw/plan/placement.hpp"
+#include "halobw/platform/gpu_runtime.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/process.hpp"
 #include "halobw/platform/reduce.hpp"
@@ -494,25 +495,14 @@ Status run_transport(const Comm& comm, const RunSetup& s) {
   return run_rows<ExecSpace, MemSpace, DatatypeTransport>(comm, s);
 }
 
-// The device backends, where this build has them; the options refuse the others first.
-Status run_cuda(const Comm& comm, const RunSetup& s) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  return run_transport<Kokkos::Cuda, Kokkos::CudaSpace>(comm, s);
-#else
+// The device backend, where this build has one; the options refuse the others first.
+template <class Exec, class Memory>
+Status run_device(const Comm& comm, const RunSetup& s) {
+  if constexpr (gpu::kAvailable) {
+    if (s.options->backend == gpu::kBackend) return run_transport<Exec, Memory>(comm, s);
+  }
   (void)comm;
   return fail("backend " + to_string(s.options->backend) + " is not in this build");
-#endif
-}
-
-Status run_hip(const Comm& comm, const RunSetup& s) {
-#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
-  return run_transport<Kokkos::HIP, Kokkos::HIPSpace>(comm, s);
-#elif defined(KOKKOS_ENABLE_HIP)
-  return run_transport<Kokkos::Experimental::HIP, Kokkos::Experimental::HIPSpace>(comm, s);
-#else
-  (void)comm;
-  return fail("backend " + to_string(s.options->backend) + " is not in this build");
-#endif
 }
 
 }  // namespace
@@ -522,9 +512,8 @@ Status run_benchmark(const Comm& comm, const RunSetup& setup) {
     case Backend::host:
       return run_transport<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>(comm, setup);
     case Backend::cuda:
-      return run_cuda(comm, setup);
     case Backend::hip:
-      return run_hip(comm, setup);
+      return run_device<gpu::Exec, gpu::Memory>(comm, setup);
   }
   return run_transport<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>(comm, setup);
 }

@@ -12,35 +12,19 @@
 #include <utility>
 
 #include "halobw/plan/placement.hpp"
+#include "halobw/platform/gpu_runtime.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/process.hpp"
 
 namespace halobw {
 
-// Host memory for staging: pinned where the Kokkos version offers it.
+// Host memory for staging: pinned for the device's memory (where the Kokkos
+// version offers it), plain host memory otherwise.
 template <class MemSpace>
 struct StagingSpace {
-  using type = Kokkos::HostSpace;
+  using type =
+      std::conditional_t<std::is_same<MemSpace, gpu::Memory>::value, gpu::PinnedHost, Kokkos::HostSpace>;
 };
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct StagingSpace<Kokkos::CudaSpace> {
-  using type = Kokkos::CudaHostPinnedSpace;
-};
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-#if KOKKOS_VERSION >= 40000
-template <>
-struct StagingSpace<Kokkos::HIPSpace> {
-  using type = Kokkos::HIPHostPinnedSpace;
-};
-#else
-template <>
-struct StagingSpace<Kokkos::Experimental::HIPSpace> {
-  using type = Kokkos::Experimental::HIPHostPinnedSpace;
-};
-#endif
-#endif
 
 // Owned bytes; move-only.
 class Allocation {

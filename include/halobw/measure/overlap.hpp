@@ -17,33 +17,9 @@
 #include "halobw/cli/settings.hpp"
 #include "halobw/exchange/kernels.hpp"
 #include "halobw/measure/stencil.hpp"
-
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-#include <hip/hip_runtime_api.h>
-#endif
+#include "halobw/platform/gpu_runtime.hpp"
 
 namespace halobw {
-
-// Whether everything queued on `exec` has finished, without waiting. Host
-// execution is synchronous: always. Any answer but "not ready" (an error
-// included) counts as idle, so that the caller's fence reports the error
-// instead of the poll loop spinning forever.
-template <class ExecSpace>
-bool instance_idle(const ExecSpace& exec) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value)
-    return cudaStreamQuery(exec.cuda_stream()) != cudaErrorNotReady;
-#endif
-#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
-  if constexpr (std::is_same<ExecSpace, Kokkos::HIP>::value)
-    return hipStreamQuery(exec.hip_stream()) != hipErrorNotReady;
-#endif
-  (void)exec;
-  return true;
-}
 
 // The instance the interior runs on (the header's overlap note says which).
 // A host space runs each launch to its end in the calling thread: a second
@@ -90,7 +66,7 @@ class OverlapStep {
       }
     } else {
       stencil_.interior(interior_);
-      while (!instance_idle(interior_)) ex_.progress();
+      while (!gpu::instance_idle(interior_)) ex_.progress();
       interior_.fence();
     }
     ex_.finish(exec_);
