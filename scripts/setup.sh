@@ -7,7 +7,8 @@
 #                 Open MPI (the default `mpi` alternative), Kokkos, CLI11, fmt, nlohmann-json
 #   mpich:        also MPICH (mpich, libmpich-dev), side by side; Open MPI stays the default
 #   --tests:      also what the test suite and the checks need: GoogleTest, Python with
-#                 matplotlib and jsonschema, clang 14 and its tools, and (host, mpich) a
+#                 matplotlib, jsonschema and venv, clang 14 and its tools, ReFrame in
+#                 .venv-reframe/ (scripts/setup_reframe.sh, from PyPI), and (host, mpich) a
 #                 one-node Slurm (scripts/slurm_up.sh) for the srun tests; without Slurm,
 #                 those tests report SKIP, so a user who cannot install it can still test
 #   --list:       print the packages, one a line, and install nothing
@@ -42,7 +43,7 @@ HALOBW_OPTIONAL=()
 if [ "$tests" = 1 ]; then
   HALOBW_PACKAGES+=(
     git python3 libgtest-dev
-    python3-matplotlib python3-jsonschema
+    python3-matplotlib python3-jsonschema python3-venv
     clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
   )
   case "$preset" in
@@ -82,4 +83,8 @@ if [ ${#want[@]} -gt 0 ]; then
     echo "setup: missing optional packages: ${optional[*]} (the srun tests will SKIP)" >&2
     echo "setup: install them with: sudo apt-get install --no-install-recommends ${optional[*]}" >&2
   fi
+fi
+
+if [ "$tests" = 1 ]; then
+  "$(dirname "$0")/setup_reframe.sh"
 fi

@@ -210,8 +210,9 @@ std::string walls_note(const AxisSet& periodic) {
 }
 
 std::string version_text() {
-  return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})", HALOBW_VERSION, HALOBW_GIT_COMMIT,
-                     HALOBW_BUILD_TYPE, HALOBW_COMPILER, kokkos_summary());
+  return fmt::format("halo-bandwidth {} (commit {}, {} build, {}, {})\nMPI library: {}", HALOBW_VERSION,
+                     HALOBW_GIT_COMMIT, HALOBW_BUILD_TYPE, HALOBW_COMPILER, kokkos_summary(),
+                     mpi_library_version());
 }
 
 HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLookup& env) {

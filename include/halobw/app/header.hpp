@@ -20,7 +20,8 @@
 
 namespace halobw {
 
-// "halo-bandwidth 0.1.0 (commit ..., Release build, GNU 12.2.0, Kokkos ...)", for --version.
+// For --version: "halo-bandwidth 0.1.0 (commit ..., Release build, GNU 12.2.0, Kokkos 3.4.1 (Serial,
+// OpenMP))", then "MPI library: " and MPI_Get_library_version's first line (callable before MPI_Init).
 [[nodiscard]] std::string version_text();
 
 // Everything the header is made from.
