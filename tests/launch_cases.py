@@ -2,7 +2,8 @@
 """Runs halo-bandwidth under the launchers a cluster uses, and judges each run
 as run_cases.py does (every table through scripts/check_table.py).
 
-Suites (one MPI per build: Open MPI or MPICH, told apart by `MPIEXEC --version`):
+Suites (one MPI per build: Open MPI 4 or 5, or a hydra-launched MPICH 4, MPICH 5 or Intel MPI, told
+apart by `MPIEXEC --version`):
   slurm_up  the fixture: scripts/slurm_up.sh brings up a one-node Slurm, and --state FILE
             records whether it was up before
   slurm_down the fixture's clean-up: where slurm_up brought the cluster up, scripts/slurm_down.sh
@@ -18,6 +19,9 @@ Suites (one MPI per build: Open MPI or MPICH, told apart by `MPIEXEC --version`)
             separate nodes: shared memory within, TCP between), --placement linear
             and nodes against OffNode_B and NodeOut_B counted by hand, then every
             --method on every placement, with --check
+  mismatch  this build started by Debian's launcher of the other kind (mpiexec.mpich for an Open MPI
+            build, mpiexec.openmpi for MPICH and Intel MPI): each task alone, refused (exit 2, one line
+            naming the launcher's tasks and the library)
   network   the traffic forced onto TCP over loopback (Open MPI btl self,tcp; MPICH
             netmod for local ranks too, UCX tcp only), with --check
 
@@ -244,15 +248,44 @@ def srun(r):
         # The program must see it (SLURM_STEP_NUM_TASKS against MPI_Comm_size) and refuse.
         r.prefix = lambda ranks: ["srun", "-J", JOB_NAME, "--mpi=pmix", "-n", str(ranks)]
         r.section("mpich under srun --mpi=pmix (a PMI it does not speak)")
-        r.cases += 1
-        what = "mpich under srun --mpi=pmix -n 2: refused"
-        rc, out, err = r.run(2, ["--axis", "z", "--check", "--sizes", "16"])
-        ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
-        if rc != 2 or len(ours) != 1 or "2 tasks" not in ours[0] or "1 rank" not in ours[0] or out.strip():
-            r.fail(what, f"exit {rc}, want 2 and one line naming 2 tasks and 1 rank; "
-                         f"{len(ours)} error lines\nstdout:\n{out}\nstderr:\n{err}")
-        else:
-            print(f"ok   {what}: exit 2: {ours[0]}")
+        refused_alone(r, "mpich under srun --mpi=pmix -n 2: refused")
+
+
+# What MPI_Get_library_version says first, by the build's kind: the refusal names the library.
+LIBRARY_NAMES = {"openmpi": ("Open MPI",), "mpich": ("MPICH", "Intel(R) MPI")}
+
+
+def refused_alone(r, what, env=None):
+    """2 tasks that each run alone (a launcher whose PMI the library does not speak): exit 2 and one line,
+    from the launcher's first task, naming the launcher's 2 tasks and the library that sees 1 rank."""
+    r.cases += 1
+    rc, out, err = r.run(2, ["--axis", "z", "--check", "--sizes", "16"], env)
+    ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+    named = ours and "2 tasks" in ours[0] and "sees 1 rank" in ours[0] \
+        and any(f"MPI ({n}" in ours[0] for n in LIBRARY_NAMES[r.kind])
+    if rc != 2 or len(ours) != 1 or not named or out.strip():
+        r.fail(what, f"exit {rc}, want 2 and one line naming 2 tasks and the library ({LIBRARY_NAMES[r.kind]}) "
+                     f"that sees 1 rank; {len(ours)} error lines\nstdout:\n{out}\nstderr:\n{err}")
+    else:
+        print(f"ok   {what}: exit 2: {ours[0]}")
+
+
+# ---------------------------------------------------------------- the other library's launcher
+
+# Debian's launcher of the other kind, which starts each task of this build as a job of one rank.
+OTHER_LAUNCHER = {"openmpi": "mpiexec.mpich", "mpich": "mpiexec.openmpi"}
+
+
+def mismatch(r):
+    other = shutil.which(OTHER_LAUNCHER[r.kind])
+    if not other:
+        skip(f"no {OTHER_LAUNCHER[r.kind]} here to start a {r.kind} build with the other kind's launcher "
+             f"(scripts/setup.sh mpich installs MPICH beside Open MPI)")
+    r.prefix = lambda ranks: [other, "-n", str(ranks)]
+    r.section(f"{r.kind}'s build under {OTHER_LAUNCHER[r.kind]}")
+    # Open MPI's launcher refuses root without these, whichever build it starts.
+    refused_alone(r, f"{r.kind}'s build under {OTHER_LAUNCHER[r.kind]} -n 2: refused",
+                  {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
 
 
 # ---------------------------------------------------------------- simulated nodes
@@ -468,7 +501,8 @@ def main():
     ap.add_argument("--tools")
     ap.add_argument("--scripts-dir", help="scripts/ (slurm_up.sh)")
     ap.add_argument("--state", help="slurm_up, slurm_down: the file that says whether slurm_up started it")
-    ap.add_argument("suite", choices=["slurm_up", "slurm_down", "slurm_clean", "srun", "nodes", "network"])
+    ap.add_argument("suite", choices=["slurm_up", "slurm_down", "slurm_clean", "srun", "nodes", "network",
+                                      "mismatch"])
     args = ap.parse_args()
     run_cases.private_tmp(args.suite)
     if args.suite in ("slurm_up", "slurm_down", "slurm_clean"):
