@@ -104,8 +104,7 @@ if [ "$(cat "$venv/halobw-pins" 2>/dev/null)" != "$wheels" ]; then
   "$venv/bin/pip" install -q --disable-pip-version-check --no-deps $wheels
   # Intel's wrappers name their prefix by a placeholder that its installer fills in, and a wheel has
   # no installer: fill it in, so that mpicxx needs no I_MPI_ROOT.
-  grep -l I_MPI_SUBSTITUTE_INSTALLDIR "$venv"/bin/* 2>/dev/null | while read -r f; do
-    sed -i "s|I_MPI_SUBSTITUTE_INSTALLDIR|$venv|g" "$f"
-  done
+  mapfile -t placeholders < <(grep -l I_MPI_SUBSTITUTE_INSTALLDIR "$venv"/bin/* || true)
+  [ ${#placeholders[@]} -eq 0 ] || sed -i "s|I_MPI_SUBSTITUTE_INSTALLDIR|$venv|g" "${placeholders[@]}"
   echo "$wheels" >"$venv/halobw-pins"
 fi
