@@ -48,9 +48,10 @@ set(HALOBW_MPI_TEST_ENV "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;KOKKOS_DISABLE_WA
 set(HALOBW_MPIEXEC_OVERSUBSCRIBE "")
 if(HALOBW_MPI_KIND STREQUAL "openmpi")
   set(HALOBW_MPIEXEC_OVERSUBSCRIBE --oversubscribe)
-  # Open MPI 4's ORTE reads the first, Open MPI 5's PRRTE the second.
-  list(APPEND HALOBW_MPI_TEST_ENV "OMPI_MCA_rmaps_base_oversubscribe=1"
-       "PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe")
+  # Open MPI 4's ORTE reads it; Open MPI 5's PRRTE does not, and its own
+  # (PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe) maps every rank of a
+  # --host list onto the first host: PRRTE gets --oversubscribe where it needs it.
+  list(APPEND HALOBW_MPI_TEST_ENV "OMPI_MCA_rmaps_base_oversubscribe=1")
   # Open MPI refuses to run as root (CI runs as root) unless told it may.
   list(APPEND HALOBW_MPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endif()
