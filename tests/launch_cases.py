@@ -337,8 +337,10 @@ def node_launcher(r, ssh, nodes, per_node, counts=None):
     hosts = ",".join(f"127.0.0.{2 + n}:{c}" for n, c in enumerate(counts or [per_node] * nodes))
     if r.kind == "openmpi":
         # Open MPI 4's ORTE wants --oversubscribe on fewer cores than ranks; Open MPI 5's PRRTE, told it,
-        # maps every rank onto the first host, and the slots given are enough.
-        over = ["--oversubscribe"] if "OpenRTE" in launcher_version(r.mpiexec) else []
+        # maps every rank onto the first host: the slots given place the ranks, and binding to none lets
+        # a node hold more of them than it has cores.
+        orte = "OpenRTE" in launcher_version(r.mpiexec)
+        over = ["--oversubscribe"] if orte else ["--bind-to", "none"]
         return lambda ranks: [r.mpiexec, "--host", hosts, "-n", str(ranks), *over, "--mca",
                               "plm_rsh_agent", ssh, "--mca", "plm_rsh_no_tree_spawn", "1"]
     return lambda ranks: [r.mpiexec, "-launcher", "ssh", "-launcher-exec", ssh, "-hosts", hosts, "-n", str(ranks)]
