@@ -6,38 +6,51 @@
 # KOKKOS_DISABLE_WARNINGS: Kokkos 4 OpenMP warns on stderr when ranks outnumber cores,
 # which the tests do on purpose (and which tests that read stderr would take for ours).
 
-# The launcher's kind, from `mpiexec --version`: openmpi (orterun), mpich (hydra) or other.
+# The launcher's kind, from `mpiexec --version`: openmpi (Open MPI 4's orterun, 5's
+# PRRTE prterun), mpich (hydra: MPICH's, and Intel MPI's, which says "Intel(R) MPI
+# Library") or other.
 set(HALOBW_MPI_KIND other)
 if(MPIEXEC_EXECUTABLE)
   execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _mpiexec_version
                   ERROR_VARIABLE _mpiexec_version TIMEOUT 30)
   if(_mpiexec_version MATCHES "Open MPI|OpenRTE|PRRTE")
     set(HALOBW_MPI_KIND openmpi)
-  elseif(_mpiexec_version MATCHES "HYDRA")
+  elseif(_mpiexec_version MATCHES "HYDRA|Intel\\(R\\) MPI Library")
     set(HALOBW_MPI_KIND mpich)
   endif()
 endif()
-# The library's kind. A launcher of the other MPI starts every rank as a job of
-# one (setting only MPIEXEC_EXECUTABLE, or only MPI_CXX_COMPILER, mixes the two):
-# name every wrapper and the launcher, as the mpich preset does.
+# The library's kind, from the mpi.h it compiles against (a wheel's paths name
+# its virtual environment, not the library): Open MPI defines OMPI_MAJOR_VERSION,
+# MPICH and Intel MPI (MPICH-derived, hydra-launched) MPICH_VERSION. A launcher of
+# the other kind starts every rank as a job of one (setting only
+# MPIEXEC_EXECUTABLE, or only MPI_CXX_COMPILER, mixes the two): name every
+# wrapper and the launcher, as the mpich and ompi5 presets do.
 set(_mpi_library_kind other)
-if("${MPI_CXX_LIBRARIES};${MPI_CXX_INCLUDE_DIRS}" MATCHES "[Mm][Pp][Ii][Cc][Hh]")
-  set(_mpi_library_kind mpich)
-elseif("${MPI_CXX_LIBRARIES};${MPI_CXX_INCLUDE_DIRS}" MATCHES "openmpi|open-mpi|libmpi_cxx")
-  set(_mpi_library_kind openmpi)
+find_file(_mpi_header mpi.h PATHS ${MPI_CXX_INCLUDE_DIRS} ${MPI_CXX_ADDITIONAL_INCLUDE_DIRS} NO_DEFAULT_PATH
+          NO_CACHE)
+if(_mpi_header)
+  file(STRINGS "${_mpi_header}" _mpi_defines REGEX "^#define (OMPI_MAJOR_VERSION|MPICH_VERSION) ")
+  if(_mpi_defines MATCHES "OMPI_MAJOR_VERSION")
+    set(_mpi_library_kind openmpi)
+  elseif(_mpi_defines MATCHES "MPICH_VERSION")
+    set(_mpi_library_kind mpich)
+  endif()
 endif()
 if(NOT HALOBW_MPI_KIND STREQUAL "other" AND NOT _mpi_library_kind STREQUAL "other"
    AND NOT HALOBW_MPI_KIND STREQUAL _mpi_library_kind)
   message(FATAL_ERROR "MPIEXEC_EXECUTABLE ${MPIEXEC_EXECUTABLE} is ${HALOBW_MPI_KIND}'s launcher, but the "
-                      "build links ${_mpi_library_kind} (${MPI_CXX_LIBRARIES}): set MPI_C_COMPILER, "
+                      "build compiles against ${_mpi_library_kind}'s ${_mpi_header}: set MPI_C_COMPILER, "
                       "MPI_CXX_COMPILER and MPIEXEC_EXECUTABLE together (see the mpich preset)")
 endif()
-message(STATUS "halo-bandwidth tests: ${HALOBW_MPI_KIND} launcher ${MPIEXEC_EXECUTABLE}")
+message(STATUS "halo-bandwidth tests: ${HALOBW_MPI_KIND} launcher ${MPIEXEC_EXECUTABLE}, ${_mpi_library_kind} library")
 
 set(HALOBW_MPI_TEST_ENV "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;KOKKOS_DISABLE_WARNINGS=1")
 set(HALOBW_MPIEXEC_OVERSUBSCRIBE "")
 if(HALOBW_MPI_KIND STREQUAL "openmpi")
   set(HALOBW_MPIEXEC_OVERSUBSCRIBE --oversubscribe)
+  # Open MPI 4's ORTE reads it; Open MPI 5's PRRTE does not, and its own
+  # (PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe) maps every rank of a
+  # --host list onto the first host: PRRTE gets --oversubscribe where it needs it.
   list(APPEND HALOBW_MPI_TEST_ENV "OMPI_MCA_rmaps_base_oversubscribe=1")
   # Open MPI refuses to run as root (CI runs as root) unless told it may.
   list(APPEND HALOBW_MPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")

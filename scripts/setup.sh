@@ -14,6 +14,9 @@
 #   --list:       print the packages, one a line, and install nothing
 #   smpi:         also SimGrid (libsimgrid-dev: smpicxx, smpirun), for the simulated build and its
 #                 tests (scripts/simulate, tests/smpi)
+#   ompi5, mpich5, impi: also that MPI library from PyPI (Open MPI 5, MPICH 5, Intel MPI; pinned in
+#                 scripts/mpi_wheels.txt), pip-installed into its own virtual environment .mpi/PRESET
+#                 of this checkout, never system-wide; nothing is installed when the pins are there
 set -euo pipefail
 tests=0 list=0
 while [ $# -gt 0 ]; do
@@ -37,7 +40,12 @@ HALOBW_PACKAGES=(
 case "$preset" in
   mpich) HALOBW_PACKAGES+=(mpich libmpich-dev) ;;
   smpi) HALOBW_PACKAGES+=(libsimgrid-dev) ;;
+  # Intel MPI's wheel loads libfabric, which it leaves to a `libfabric` wheel that PyPI lacks.
+  impi) HALOBW_PACKAGES+=(python3-venv libfabric1) ;;
+  ompi5 | mpich5) HALOBW_PACKAGES+=(python3-venv) ;;
 esac
+# The preset's line of scripts/mpi_wheels.txt: its pip requirements (none: not a wheel's preset).
+wheels=$(awk -v p="$preset" '$1 == p { $1 = ""; print substr($0, 2) }' "$(dirname "$0")/mpi_wheels.txt")
 # Optional: the launcher tests skip (visibly) without them.
 HALOBW_OPTIONAL=()
 if [ "$tests" = 1 ]; then
@@ -47,7 +55,7 @@ if [ "$tests" = 1 ]; then
     clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
   )
   case "$preset" in
-    host | mpich)
+    host | mpich | ompi5 | mpich5 | impi)
       # slurm-wlm would pull ~40 recommended plugin packages; these are all srun needs.
       # libpmix-dev: Slurm's mpi_pmix plugin dlopen()s the unversioned libpmix.so it ships.
       HALOBW_OPTIONAL+=(slurmd slurmctld slurm-client munge libpmix-dev) ;;
@@ -56,6 +64,7 @@ fi
 
 if [ "$list" = 1 ]; then
   printf '%s\n' "${HALOBW_PACKAGES[@]}" ${HALOBW_OPTIONAL[@]+"${HALOBW_OPTIONAL[@]}"}
+  [ -z "$wheels" ] || printf 'pip: %s\n' $wheels
   exit 0
 fi
 
@@ -87,4 +96,20 @@ fi
 
 if [ "$tests" = 1 ]; then
   "$(dirname "$0")/setup_reframe.sh"
+fi
+
+[ -n "$wheels" ] || exit 0
+# The MPI wheels: a virtual environment per library, its pins recorded beside it,
+# so that a second run with the same pins installs nothing.
+venv="$(cd "$(dirname "$0")/.." && pwd)/.mpi/$preset"
+if [ "$(cat "$venv/halobw-pins" 2>/dev/null)" != "$wheels" ]; then
+  echo "setup: pip install $wheels into $venv"
+  python3 -m venv --clear "$venv"
+  # impi-rt requires a `libfabric` wheel that PyPI does not carry: no dependencies (they have none else).
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-deps $wheels
+  # Intel's wrappers name their prefix by a placeholder that its installer fills in, and a wheel has
+  # no installer: fill it in, so that mpicxx needs no I_MPI_ROOT.
+  mapfile -t placeholders < <(grep -l I_MPI_SUBSTITUTE_INSTALLDIR "$venv"/bin/* || true)
+  [ ${#placeholders[@]} -eq 0 ] || sed -i "s|I_MPI_SUBSTITUTE_INSTALLDIR|$venv|g" "${placeholders[@]}"
+  echo "$wheels" >"$venv/halobw-pins"
 fi

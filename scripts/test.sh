@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Set up (scripts/setup.sh --tests: the build's packages and the tests'), build
 # a preset (default: host, the release build with Open MPI; also: mpich, the
-# same against MPICH; debug, with AddressSanitizer and UBSan), and
-# run the whole test suite with ctest (MPI tests at 1, 2, 4 and 8 ranks,
-# oversubscribed where cores are few; host and mpich also launch their build
-# under srun and on simulated nodes).
+# same against MPICH; ompi5, mpich5 and impi, against Open MPI 5, MPICH 5 and
+# Intel MPI from PyPI, which setup.sh pip-installs into .mpi/PRESET; debug, with
+# AddressSanitizer and UBSan), and run the whole test suite with ctest (MPI tests
+# at 1, 2, 4 and 8 ranks, oversubscribed where cores are few; the release builds
+# of each MPI also launch their build under srun and on simulated nodes).
 # The srun tests' fixture (launch/slurm_up: scripts/slurm_up.sh, as root) starts
 # munged, slurmctld and slurmd; the fixture's clean-up (launch/slurm_down) stops them
 # and removes their folder and config link, and so does the end of this script

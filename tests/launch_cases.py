@@ -2,7 +2,8 @@
 """Runs halo-bandwidth under the launchers a cluster uses, and judges each run
 as run_cases.py does (every table through scripts/check_table.py).
 
-Suites (one MPI per build: Open MPI or MPICH, told apart by `MPIEXEC --version`):
+Suites (one MPI per build: Open MPI 4 or 5, or a hydra-launched MPICH 4, MPICH 5 or Intel MPI, told
+apart by `MPIEXEC --version`):
   slurm_up  the fixture: scripts/slurm_up.sh brings up a one-node Slurm, and --state FILE
             records whether it was up before
   slurm_down the fixture's clean-up: where slurm_up brought the cluster up, scripts/slurm_down.sh
@@ -12,14 +13,20 @@ Suites (one MPI per build: Open MPI or MPICH, told apart by `MPIEXEC --version`)
             nothing of it is left (daemons, folder, the config link)
   srun      srun --mpi=pmix (Open MPI) or --mpi=pmi2 (MPICH) -n 2; srun -O -n 4; bad
             input's exit code 2 through srun; OPENPFC_FD_PROC_GRID through the
-            environment; MPICH under --mpi=pmix refused (exit 2, one line)
+            environment; every library under --mpi=none and MPICH under --mpi=pmix refused
+            (exit 2, one line)
   nodes     8 ranks as 2 simulated nodes of 4 and 12 as 3 of 4 (each node's daemon
             started through a fake ssh in a UTS namespace of its own, so MPI sees
             separate nodes: shared memory within, TCP between), --placement linear
             and nodes against OffNode_B and NodeOut_B counted by hand, then every
             --method on every placement, with --check
-  network   the traffic forced onto TCP over loopback (Open MPI btl self,tcp; MPICH
-            netmod for local ranks too, UCX tcp only), with --check
+  mismatch  this build started by Debian's launcher of the other kind (mpiexec.mpich for an Open MPI
+            build, mpiexec.openmpi for MPICH and Intel MPI): each task alone, refused (exit 2, one line
+            naming the launcher's tasks and the library), or the library stops in MPI_Init itself,
+            naming the PMI it found, with no table
+  network   the traffic forced onto TCP (Open MPI btl self,tcp on loopback; MPICH's
+            netmod for local ranks too, UCX tcp only; Intel MPI's OFI with libfabric's tcp
+            provider alone), with --check
 
 Exit status 0 all passed, 1 some failed, 77 (ctest's SKIP_RETURN_CODE) when the
 machine cannot do it: not root, no Slurm installed, unshare not permitted. Where
@@ -239,20 +246,60 @@ def srun(r):
     r.prefix = srun_prefix("-O")
     r.section(f"{r.kind} under srun -O --mpi={pmi}", 4)
     r.table(4, ["--faces", "--check", "--sizes", "16"], rows=1, expect=["# ranks 4 nodes 1", "# check N=16 passed"])
+    # No PMI at all: every task is a job of one rank, whichever the library. The program must see it
+    # (SLURM_STEP_NUM_TASKS against MPI_Comm_size) and refuse.
+    r.prefix = lambda ranks: ["srun", "-J", JOB_NAME, "--mpi=none", "-n", str(ranks)]
+    r.section(f"{r.kind} under srun --mpi=none (no PMI)")
+    refused_alone(r, f"{r.kind} under srun --mpi=none -n 2: refused")
     if r.kind == "mpich":
-        # MPICH's PMI-1/2 client cannot talk to Slurm's PMIx: every task is a job of one rank.
-        # The program must see it (SLURM_STEP_NUM_TASKS against MPI_Comm_size) and refuse.
+        # MPICH 4's PMI-1/2 client cannot talk to Slurm's PMIx: every task is a job of one rank, refused
+        # as above; MPICH 5 and Intel MPI may see the PMIx and stop in MPI_Init themselves.
         r.prefix = lambda ranks: ["srun", "-J", JOB_NAME, "--mpi=pmix", "-n", str(ranks)]
         r.section("mpich under srun --mpi=pmix (a PMI it does not speak)")
-        r.cases += 1
-        what = "mpich under srun --mpi=pmix -n 2: refused"
-        rc, out, err = r.run(2, ["--axis", "z", "--check", "--sizes", "16"])
-        ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
-        if rc != 2 or len(ours) != 1 or "2 tasks" not in ours[0] or "1 rank" not in ours[0] or out.strip():
-            r.fail(what, f"exit {rc}, want 2 and one line naming 2 tasks and 1 rank; "
-                         f"{len(ours)} error lines\nstdout:\n{out}\nstderr:\n{err}")
-        else:
-            print(f"ok   {what}: exit 2: {ours[0]}")
+        refused_alone(r, "mpich under srun --mpi=pmix -n 2: refused", library_may_refuse=True)
+
+
+# What MPI_Get_library_version says first, by the build's kind: the refusal names the library.
+LIBRARY_NAMES = {"openmpi": ("Open MPI",), "mpich": ("MPICH", "Intel(R) MPI")}
+
+
+def refused_alone(r, what, env=None, library_may_refuse=False):
+    """2 tasks that each run alone (a launcher whose PMI the library does not speak): exit 2 and one line,
+    from the launcher's first task, naming the launcher's 2 tasks and the library that sees 1 rank.
+    `library_may_refuse`: or the library itself stops in MPI_Init, naming the PMI it found (MPICH 5 under
+    Open MPI's launcher: "unsupported PMI version PMIx"), with no table and no line of ours."""
+    r.cases += 1
+    rc, out, err = r.run(2, ["--axis", "z", "--check", "--sizes", "16"], env)
+    ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+    init = [l for l in err.splitlines() if "PMI" in l and not l.startswith("halo-bandwidth")]
+    if library_may_refuse and rc not in (0, None) and not ours and not out.strip() and init:
+        print(f"ok   {what}: the library stops in MPI_Init (exit {rc}): {init[0].strip()}")
+        return
+    named = ours and "2 tasks" in ours[0] and "sees 1 rank" in ours[0] \
+        and any(f"MPI ({n}" in ours[0] for n in LIBRARY_NAMES[r.kind])
+    if rc != 2 or len(ours) != 1 or not named or out.strip():
+        r.fail(what, f"exit {rc}, want 2 and one line naming 2 tasks and the library ({LIBRARY_NAMES[r.kind]}) "
+                     f"that sees 1 rank; {len(ours)} error lines\nstdout:\n{out}\nstderr:\n{err}")
+    else:
+        print(f"ok   {what}: exit 2: {ours[0]}")
+
+
+# ---------------------------------------------------------------- the other library's launcher
+
+# Debian's launcher of the other kind, which starts each task of this build as a job of one rank.
+OTHER_LAUNCHER = {"openmpi": "mpiexec.mpich", "mpich": "mpiexec.openmpi"}
+
+
+def mismatch(r):
+    other = shutil.which(OTHER_LAUNCHER[r.kind])
+    if not other:
+        skip(f"no {OTHER_LAUNCHER[r.kind]} here to start a {r.kind} build with the other kind's launcher "
+             f"(scripts/setup.sh mpich installs MPICH beside Open MPI)")
+    r.prefix = lambda ranks: [other, "-n", str(ranks)]
+    r.section(f"{r.kind}'s build under {OTHER_LAUNCHER[r.kind]}")
+    # Open MPI's launcher refuses root without these, whichever build it starts.
+    refused_alone(r, f"{r.kind}'s build under {OTHER_LAUNCHER[r.kind]} -n 2: refused",
+                  {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}, library_may_refuse=True)
 
 
 # ---------------------------------------------------------------- simulated nodes
@@ -277,12 +324,24 @@ exec unshare -u sh -c "hostname $name && exec sh -c \"\$0\"" "$*"
 """
 
 
+def launcher_version(mpiexec):
+    """What `MPIEXEC --version` says: "OpenRTE" (Open MPI 4), "Open MPI" (5), "HYDRA" (MPICH),
+    "Intel(R) MPI Library"."""
+    p = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=30)
+    return p.stdout + p.stderr
+
+
 def node_launcher(r, ssh, nodes, per_node, counts=None):
     """The launcher's command line for `nodes` simulated nodes of `per_node` ranks (or of `counts[n]` ranks
     each), each node reached through the fake ssh, its daemon in a UTS namespace of its own."""
     hosts = ",".join(f"127.0.0.{2 + n}:{c}" for n, c in enumerate(counts or [per_node] * nodes))
     if r.kind == "openmpi":
-        return lambda ranks: [r.mpiexec, "--host", hosts, "-n", str(ranks), "--oversubscribe", "--mca",
+        # Open MPI 4's ORTE wants --oversubscribe on fewer cores than ranks; Open MPI 5's PRRTE, told it,
+        # maps every rank onto the first host: the slots given place the ranks, and binding to none lets
+        # a node hold more of them than it has cores.
+        orte = "OpenRTE" in launcher_version(r.mpiexec)
+        over = ["--oversubscribe"] if orte else ["--bind-to", "none"]
+        return lambda ranks: [r.mpiexec, "--host", hosts, "-n", str(ranks), *over, "--mca",
                               "plm_rsh_agent", ssh, "--mca", "plm_rsh_no_tree_spawn", "1"]
     return lambda ranks: [r.mpiexec, "-launcher", "ssh", "-launcher-exec", ssh, "-hosts", hosts, "-n", str(ranks)]
 
@@ -417,44 +476,73 @@ def expect_nodes(r, out, ranks, count, what):
 
 # ---------------------------------------------------------------- forced network stack
 
+
+
 def network(r):
     work = tempfile.mkdtemp(prefix="halobw-network-")
+    intel = r.kind == "mpich" and "Intel(R) MPI Library" in launcher_version(r.mpiexec)
     try:
+        r.prefix = r.launch
         if r.kind == "openmpi":
             # No shared memory: the tcp btl, on loopback (its default excludes 127.0.0.0/8).
             r.prefix = lambda ranks: r.launch(ranks) + ["--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"]
             env = {}
+        elif intel:
+            # Intel MPI: OFI for local ranks too (no shm), on libfabric's tcp provider alone.
+            env = {"I_MPI_FABRICS": "ofi", "FI_PROVIDER": "tcp"}
         else:
-            # ch4:ucx: the netmod for local ranks too, and UCX on TCP over lo alone; its log names the transports.
-            r.prefix = r.launch
-            env = {"MPIR_CVAR_NOLOCAL": "1", "UCX_TLS": "tcp,self", "UCX_NET_DEVICES": "lo",
+            # ch4:ucx: the netmod for local ranks too, and UCX on TCP alone (over lo where it can);
+            # its log names the transports.
+            env = {"MPIR_CVAR_NOLOCAL": "1", "UCX_TLS": "tcp,self",
                    "UCX_LOG_LEVEL": "info", "UCX_LOG_FILE": os.path.join(work, "ucx.%p.log")}
-        r.section(f"{r.kind} over TCP on loopback {' '.join(f'{k}={v}' for k, v in env.items())}")
+            if ucx_on_lo(r):
+                env["UCX_NET_DEVICES"] = "lo"
+        r.section(f"{r.kind} over TCP {' '.join(f'{k}={v}' for k, v in env.items())}")
         # MPIR_CVAR_NOLOCAL makes each rank a node of its own for MPI, on one host: the header says so, and
         # the z faces count as off-node (check_table follows the rank_node note).
         nolocal = ["# ranks 2 nodes 2 ", "# rank_node 0:0 1:1 (MPI_COMM_TYPE_SHARED makes 2 nodes"] \
-            if r.kind == "mpich" else ["# ranks 2 nodes 1 "]
+            if "MPIR_CVAR_NOLOCAL" in env else ["# ranks 2 nodes 1 "]
         r.table(2, ["--axis", "z", "--sizes", "16,24", "--check"] + FAST, env, rows=2,
                 expect=["# check N=16 passed", "# check N=24 passed"] + nolocal)
         flags = ["--faces", "--sizes", "12", "--method", "rma", "--check"] + FAST
-        if r.kind == "openmpi":
-            # osc rdma makes no window over tcp (FINDINGS c): pt2pt, which the program's FUNNELED allows.
+        if "OpenRTE" in launcher_version(r.mpiexec):
+            # Open MPI 4's osc rdma makes no window over tcp (FINDINGS c): pt2pt, which the program's
+            # FUNNELED allows. Open MPI 5 has no pt2pt, and its osc rdma makes one.
             print("note Open MPI over tcp: --method rma with OMPI_MCA_osc=pt2pt (osc rdma makes no window over tcp)")
             env = dict(env, OMPI_MCA_osc="pt2pt")
         r.table(2, flags, env, rows=1, expect=["method rma", "# check N=12 passed"])
-        if r.kind == "mpich":
+        if intel:
+            provider_is_tcp(r, env)
+        elif r.kind == "mpich":
             r.cases += 1
             cfg = []
             for path in glob.glob(os.path.join(work, "ucx.*.log")):
                 cfg += [l for l in open(path, errors="replace") if "ep_cfg" in l]
-            remote = [l for l in cfg if "tcp/lo" in l]
+            remote = [l for l in cfg if "tcp/" in l]
             shm = [l for l in cfg if re.search(r"\b(sysv|posix|cma|xpmem|knem)/", l)]
             if not remote or shm:
-                r.fail("MPICH over UCX tcp", "UCX's endpoints should use tcp/lo and no shared memory:\n" + "".join(cfg))
+                r.fail("MPICH over UCX tcp", "UCX's endpoints should use tcp and no shared memory:\n" + "".join(cfg))
             else:
-                print(f"ok   MPICH's UCX endpoints on tcp/lo only: {remote[0].split('ep_cfg')[1].strip()}")
+                print(f"ok   MPICH's UCX endpoints on tcp only: {remote[0].split('ep_cfg')[1].strip()}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def ucx_on_lo(r):
+    """Whether this build's UCX reaches a peer over lo: Debian's (1.13) does; the UCX 1.20 that MPICH 5's
+    wheel carries in its lib/mpich/ does not ("Destination is unreachable")."""
+    return not os.path.exists(os.path.join(os.path.dirname(r.mpiexec), "..", "lib", "mpich", "libucp.so.0"))
+
+
+def provider_is_tcp(r, env):
+    """Intel MPI's own start-up log (I_MPI_DEBUG=5) names the libfabric provider it used: tcp."""
+    r.cases += 1
+    rc, out, err = r.run(2, ["--axis", "z", "--sizes", "16"] + FAST, dict(env, I_MPI_DEBUG="5"))
+    used = [l for l in (out + err).splitlines() if "libfabric provider:" in l]
+    if rc != 0 or not used or "tcp" not in used[0]:
+        r.fail("Intel MPI over libfabric tcp", f"exit {rc}, want the provider tcp in I_MPI_DEBUG's log: {used}\n{err}")
+    else:
+        print(f"ok   Intel MPI's {used[0].split('): ', 1)[-1]}")
 
 
 def main():
@@ -468,7 +556,8 @@ def main():
     ap.add_argument("--tools")
     ap.add_argument("--scripts-dir", help="scripts/ (slurm_up.sh)")
     ap.add_argument("--state", help="slurm_up, slurm_down: the file that says whether slurm_up started it")
-    ap.add_argument("suite", choices=["slurm_up", "slurm_down", "slurm_clean", "srun", "nodes", "network"])
+    ap.add_argument("suite", choices=["slurm_up", "slurm_down", "slurm_clean", "srun", "nodes", "network",
+                                      "mismatch"])
     args = ap.parse_args()
     run_cases.private_tmp(args.suite)
     if args.suite in ("slurm_up", "slurm_down", "slurm_clean"):

@@ -34,7 +34,8 @@ FAST = ["--iters", "10", "--warmup", "2"]
 
 
 def launcher_kind(mpiexec):
-    """'openmpi' (orterun/prterun), 'mpich' (hydra), or 'other', from `mpiexec --version`."""
+    """'openmpi' (Open MPI 4's orterun, 5's prterun), 'mpich' (hydra: MPICH's, or Intel MPI's,
+    which says "Intel(R) MPI Library"), or 'other', from `mpiexec --version`."""
     try:
         p = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=30)
         text = p.stdout + p.stderr
@@ -42,7 +43,7 @@ def launcher_kind(mpiexec):
         return "other"
     if "Open MPI" in text or "OpenRTE" in text or "PRRTE" in text:
         return "openmpi"
-    if "HYDRA" in text:
+    if "HYDRA" in text or "Intel(R) MPI Library" in text:
         return "mpich"
     return "other"
 

@@ -102,6 +102,12 @@ def main():
             f"missing {[p for p in RUN_NEEDS + TEST_ONLY if p not in test_set]}")
     c.check("mpich" in mpich_set and "libmpich-dev" in mpich_set and "slurmd" not in mpich_set,
             "setup.sh mpich adds MPICH and no test package")
+    with open(os.path.join(root, "scripts", "mpi_wheels.txt"), encoding="utf-8") as f:
+        pins = [l.split() for l in f if l.strip() and not l.startswith("#")]
+    for preset, *wheels in pins:
+        got = listed(root, preset)
+        c.check(all(w in got for w in wheels) and "libopenmpi-dev" in got,
+                f"setup.sh {preset} lists the build's packages and its pinned wheels {' '.join(wheels)}", str(got))
     bad = subprocess.run([os.path.join(root, "scripts", "setup.sh"), "--bogus"], capture_output=True, text=True)
     c.check(bad.returncode == 2 and "unknown option --bogus" in bad.stderr, "setup.sh refuses an unknown option")
 

@@ -23,6 +23,7 @@
 #include "halobw/platform/cart.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/launcher.hpp"
+#include "halobw/platform/mpi.hpp"
 #include "halobw/platform/terminal.hpp"
 #include "halobw/platform/watchdog.hpp"
 #include "halobw/report/output.hpp"
@@ -230,7 +231,7 @@ int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) 
     return 0;
   }
   const Options& opt = parsed->options;
-  if (const Status v = agree(comm, launcher_agrees(env, comm.size()))) {
+  if (const Status v = agree(comm, launcher_agrees(env, comm.size(), mpi_library_version()))) {
     // Every task is a rank 0 here: only the launcher's first one prints the line.
     if (launcher_rank(env) != 0) return exit_status(v->code);
     return stop(comm, *v);

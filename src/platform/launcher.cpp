@@ -8,10 +8,12 @@
 namespace halobw {
 
 // The launcher's own count of tasks, against the ranks MPI sees. A launcher
-// and an MPI whose PMI do not match (MPICH under srun --mpi=pmix) start each
-// task as a job of one rank: every one would print a valid-looking table of
-// self faces. Pure.
-Status launcher_agrees(const EnvLookup& env, int mpi_size) {
+// and an MPI whose PMI do not match (MPICH under srun --mpi=pmix, or under
+// Open MPI's mpirun) start each task as a job of one rank: every one would
+// print a valid-looking table of self faces. Pure.
+Status launcher_agrees(const EnvLookup& env, int mpi_size, const std::string& library) {
+  // The library by its name and version (Open MPI's first line goes on past a comma).
+  const std::string named = library.substr(0, library.find(','));
   for (const char* name : env_var::kTaskCounts) {
     const auto v = env(name);
     if (!v || v->empty()) continue;
@@ -20,12 +22,13 @@ Status launcher_agrees(const EnvLookup& env, int mpi_size) {
     // this job (mpirun inside an allocation): only a lone rank among many is sure.
     const bool slurm = std::string(name).rfind("SLURM_", 0) == 0;
     if (tasks > 0 && tasks != mpi_size && (!slurm || mpi_size == 1)) {
-      return fail(
-          fmt::format("the launcher started {} tasks ({}={}) but MPI sees {} rank{}: each task runs alone, "
-                      "so the launcher and "
-                      "the MPI library do not speak the same PMI (under srun: --mpi=pmix for Open MPI, "
-                      "--mpi=pmi2 for MPICH)",
-                      tasks, name, *v, mpi_size, mpi_size == 1 ? "" : "s"));
+      return fail(fmt::format(
+          "the launcher started {} tasks ({}={}) but MPI ({}) sees {} rank{}: each task runs alone, "
+          "so the launcher and "
+          "the MPI library do not speak the same PMI (start it with the mpiexec of the library "
+          "it was built with; under srun: --mpi=pmix for Open MPI, --mpi=pmi2 for MPICH and "
+          "Intel MPI)",
+          tasks, name, *v, named, mpi_size, mpi_size == 1 ? "" : "s"));
     }
     if (slurm) break;  // the step's count, when there is one, over the allocation's
   }
