@@ -37,7 +37,8 @@
 // progress call, for the rest of the run (docs/method.md, "What the time
 // contains").
 //
-// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1) [PACK [newcomm]]
+// Usage: halobw-onepass-exchange N GX,GY,GZ x|faces|box HALO ITERS WARMUP REPEATS HUGEPAGES(0|1) [PACK
+// [newcomm]]
 //   x: the two x faces (--axis x); faces: the six faces (--faces); box: all 26 pieces
 //   (--stencil box). N must divide by GX, GY and GZ, and each extent be at least 2 HALO.
 // Prints (rank 0): time_us pack_us unpack_us send_bytes (to other ranks, this rank's)

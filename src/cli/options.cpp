@@ -348,7 +348,8 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
                  "how the messages move: p2p (Irecv/Isend, default), persistent (Recv_init/Send_init "
                  "once, Startall), partitioned (MPI-4 Psend_init/Precv_init once, Pready as each is "
                  "packed), neighbor (MPI_Ineighbor_alltoallw on a graph of the peers), neighbor-persistent "
-                 "(MPI-4 Neighbor_alltoallw_init once, Start), rma (MPI_Put into the peer's window) or shm, the direct method (host: each piece from a "
+                 "(MPI-4 Neighbor_alltoallw_init once, Start), rma (MPI_Put into the peer's window) or shm, "
+                 "the direct method (host: each piece from a "
                  "neighbour on the node copied straight out of its field in an MPI-3 shared window, the rest "
                  "as p2p)");
   g.rma_sync = add_choice(*s, "--rma-sync", o.rma_sync,

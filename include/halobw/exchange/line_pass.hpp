@@ -163,8 +163,8 @@ template <Flow kFlow, int kCells>
 // copy_lines, which serves any run, tests each segment's count of cells in
 // every line (a jump through a table) and keeps its strides on the stack; what
 // this loop saves against it, and against the plain program, is counted in
-// docs/results/host.md, "The host copy against the best plain program". With kPacked (a packed buffer on the other
-// side) the lines follow each other there, at a stride known at compile time.
+// docs/results/host.md, "The host copy against the best plain program". With kPacked (a packed buffer on the
+// other side) the lines follow each other there, at a stride known at compile time.
 template <Flow kFlow, int kCells, bool kPacked, std::size_t... kSegments>
 inline void copy_short_lines(double* first_line, const std::int64_t sy, const LineSegment* seg,
                              const std::int64_t dk, const std::int64_t lines,
