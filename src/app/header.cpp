@@ -145,6 +145,8 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
         fmt::format("simulated by {} on platform {}: every time is the model's, not a measurement",
                     sim->name(), env(env_var::kSimulatedPlatform).value_or("(unnamed)")));
   }
+  // The MPI library, so that rows compared across machines name it (the files carry it too).
+  h.notes.push_back("mpi " + mpi_library_version());
   // What the library answers of device buffers, asked on every backend; a host run uses none of it.
   h.notes.push_back("mpi_gpu " + gpu_support_answers() +
                     (opt.backend == Backend::host ? " (not used: host memory needs no GPU-aware MPI)" : ""));

@@ -581,6 +581,15 @@ class Suite:
         self.check("compare's head says which file is oversubscribed",
                    re.search(r"^# \[2\] .*, oversubscribed \(2\.00 ranks per core\)$", p.stdout, re.M)
                    is not None, p.stdout)
+        other_mpi = self.csv_variant(ref, "host_z_mpich.csv", lambda rows: [
+            r.update(mpi_library="MPICH Version: 5.0.2") for r in rows])
+        p = self.run("compare", ref, other_mpi)
+        self.check("compare warns once when the two runs used different MPI libraries",
+                   p.returncode == 0 and sum(1 for l in p.stderr.splitlines()
+                                             if l.startswith(f"warning: {other_mpi}: mpi_library 'MPICH Version: "
+                                                             "5.0.2' vs '")) == 1, p.stderr)
+        p = self.run("compare", ref, ref)
+        self.check("compare: no library warning for one library", "mpi_library" not in p.stderr, p.stderr)
         p = self.run("compare", over, over)
         self.check("compare: no oversubscription warning when both sides are", "oversubscribed," not in p.stderr,
                    p.stderr)
