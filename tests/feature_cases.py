@@ -18,7 +18,7 @@ Suites:
             (--per-rank), the CSV and the JSON, at 2, 4 and 8 ranks; the JSON lists every rank
   slowest_at_scale  --per-rank above 64 ranks: a note per node in the table, every rank in the JSON
   iters     --iters auto: Iters in the table and the files, a K from 5 to 10^6 per row, with --warmup 0,
-            --breakdown, --limit, --overlap and --repeats; --iters N as before, its K in the files
+            --breakdown, --limit, --overlap and --repeats; --iters N fixed, its K in the files
   walls     boxes of extents (13x10x9 beside the cube 8) on walls along x, y, z or every axis, at 1 2 4 8 ranks,
             --stencil star and box, --fields 2, every --method the MPI library has, --pack datatype, with --check: the walls' ghost
             cells untouched, every figure through check_table (BoundaryFaces, Send_min_B at the walls)
@@ -383,7 +383,7 @@ def iters(r):
         for n, (ranks, flags, rows) in enumerate(cases):
             iters_auto(r, work, n, ranks, flags, rows)
         iters_auto_under_load(r, work)
-        # --iters N: as before; its K is in the files, the table shows no Iters.
+        # --iters N: a fixed K, in the files;, the table shows no Iters.
         path = os.path.join(work, "fixed.csv")
         out = r.table(2, ["--axis", "z", "--sizes", "16", "--iters", "7", "--warmup", "1", "--format", "csv",
                           "--output", path], rows=1)
@@ -447,7 +447,7 @@ def iters_auto(r, work, n, ranks, flags, rows):
         print(f"ok   {what}: K per row {ks}")
 
 
-# --- walls and boxes of extents (issue 22) ------------------------------------------------------------
+# --- walls and boxes of extents ----------------------------------------------------------------------
 
 # The axes that wrap around, as --periodic takes them: walls along x, along y, along z, and along every axis.
 OPEN_AXES = (("y,z", "x"), ("x,z", "y"), ("x,y", "z"), ("none", "x,y,z"))

@@ -463,7 +463,7 @@ def bad_input(r):
         reject(ranks, ["--quiet"], "--quiet needs --output")
         reject(ranks, ["--format", "xml"], "--format")
         reject(ranks, ["--timeout", "-1"], "--timeout")
-    # The sweep and shape syntax (issue 22): empty and reversed ranges, extents of zero or in a range,
+    # The sweep and shape syntax: empty and reversed ranges, extents of zero or in a range,
     # too many rows; the new options' bad values; a typo named with its nearest option.
     for flags, fragment in ((["--sizes", "512:64"], "--sizes: '512:64' gives no size"),
                             (["--sizes", "64:"], "--sizes: '64:'"),
@@ -485,7 +485,7 @@ def bad_input(r):
                             (["--ranks", "8"], "--ranks needs --dry-run"),
                             (["--dry-run", "--ranks-per-node", "0"], "--ranks-per-node: '0'"),
                             (["--size", "64"], "--size: unknown option; did you mean --sizes?"),
-                            # OSU's and Comb's habits: our equivalent in one line (issue 29).
+                            # OSU's and Comb's habits: our equivalent in one line.
                             (["-m", "8:1024"], "-m: OSU's message-size range; here --sizes A:B"),
                             (["-d", "cuda"], "-d: OSU's buffer location (-d cuda); here --backend"),
                             (["--sizes", "100_100_100"], "'100_100_100': Comb's X_Y_Z; here three extents"),
@@ -501,7 +501,7 @@ def bad_input(r):
         list(pool.map(lambda c: r.rejected(*c), cases))
 
 
-# --- results a user can trust (issue 19) -------------------------------------------------------
+# --- results a user can trust -----------------------------------------------------------------
 
 def ours(err):
     """The lines of halo-bandwidth's own on stderr (not the launcher's)."""

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-# What building and running need (issue 29): a compiler, CMake, MPI, Kokkos, CLI11, fmt, nlohmann-json.
+# What building and running need: a compiler, CMake, MPI, Kokkos, CLI11, fmt, nlohmann-json.
 RUN_NEEDS = ("g++", "cmake", "make", "libopenmpi-dev", "openmpi-bin", "libtrilinos-kokkos-dev",
              "libcli11-dev", "libfmt-dev", "nlohmann-json3-dev")
 # What only the tests and the checks need.

@@ -268,7 +268,7 @@ class Suite:
                    in p.stderr and f"# [2] (simulated) {old}" in p.stdout, p.stderr)
 
     def compare_v1(self):
-        """Version-1 files compare as before."""
+        """Version-1 files still compare."""
         a, b = v1("cuda_direct.csv"), v1("cuda_staged.csv")
         p = self.run("compare", a, b)
         self.check("v1: compare two files exits 0", p.returncode == 0, p.stderr)
@@ -709,7 +709,7 @@ class Suite:
         self.png("plot of a measured and a simulated run", out)
 
     def plot_readable(self):
-        """For people who look (issue 29): Min/Max bars where --repeats gave them, enough labelled ticks
+        """For people who look: Min/Max bars where --repeats gave them, enough labelled ticks
         to read every point, a line under the plot that explains the legend's keys, and a word in an
         empty Hidden panel."""
         import argparse
@@ -1713,7 +1713,7 @@ class Suite:
 
     def v3_checks(self):
         """What version 3 added: the status, oversubscribed and ranks_per_core, hosts' cores, Noise_us,
-        Hidden in [0, 1]; and version-2 files read as before."""
+        Hidden in [0, 1]; and version-2 files still read."""
         hr = self.hr
         for path in (data("host_failed.csv"), data("host_failed.json")):
             f = hr.read(path)
