@@ -246,11 +246,12 @@ def srun(r):
     r.prefix = srun_prefix("-O")
     r.section(f"{r.kind} under srun -O --mpi={pmi}", 4)
     r.table(4, ["--faces", "--check", "--sizes", "16"], rows=1, expect=["# ranks 4 nodes 1", "# check N=16 passed"])
-    # No PMI at all: every task is a job of one rank, whichever the library. The program must see it
-    # (SLURM_STEP_NUM_TASKS against MPI_Comm_size) and refuse.
+    # No PMI at all: a task either runs as a job of one rank, which the program must see
+    # (SLURM_STEP_NUM_TASKS against MPI_Comm_size) and refuse, or its library stops in MPI_Init itself
+    # (Debian's Open MPI 4.1: "direct launched using srun, but OMPI was not built with SLURM's PMI support").
     r.prefix = lambda ranks: ["srun", "-J", JOB_NAME, "--mpi=none", "-n", str(ranks)]
     r.section(f"{r.kind} under srun --mpi=none (no PMI)")
-    refused_alone(r, f"{r.kind} under srun --mpi=none -n 2: refused")
+    refused_alone(r, f"{r.kind} under srun --mpi=none -n 2: refused", library_may_refuse=True)
     if r.kind == "mpich":
         # MPICH 4's PMI-1/2 client cannot talk to Slurm's PMIx: every task is a job of one rank, refused
         # as above; MPICH 5 and Intel MPI may see the PMIx and stop in MPI_Init themselves.
@@ -266,8 +267,9 @@ LIBRARY_NAMES = {"openmpi": ("Open MPI",), "mpich": ("MPICH", "Intel(R) MPI")}
 def refused_alone(r, what, env=None, library_may_refuse=False):
     """2 tasks that each run alone (a launcher whose PMI the library does not speak): exit 2 and one line,
     from the launcher's first task, naming the launcher's 2 tasks and the library that sees 1 rank.
-    `library_may_refuse`: or the library itself stops in MPI_Init, naming the PMI it found (MPICH 5 under
-    Open MPI's launcher: "unsupported PMI version PMIx"), with no table and no line of ours."""
+    `library_may_refuse`: or the library itself stops in MPI_Init, naming the PMI it found or lacks (MPICH 5
+    under Open MPI's launcher: "unsupported PMI version PMIx"; Open MPI 4.1 under srun --mpi=none: "not built
+    with SLURM's PMI support"), with no table and no line of ours."""
     r.cases += 1
     rc, out, err = r.run(2, ["--axis", "z", "--check", "--sizes", "16"], env)
     ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
@@ -343,6 +345,14 @@ def node_launcher(r, ssh, nodes, per_node, counts=None):
         over = ["--oversubscribe"] if orte else ["--bind-to", "none"]
         return lambda ranks: [r.mpiexec, "--host", hosts, "-n", str(ranks), *over, "--mca",
                               "plm_rsh_agent", ssh, "--mca", "plm_rsh_no_tree_spawn", "1"]
+    if "Intel(R) MPI Library" in launcher_version(r.mpiexec):
+        # Intel MPI's hydra places a host's cores' worth of ranks (I_MPI_PERHOST=allcores) whatever
+        # `-hosts h:n` says; a machine file's `host:n` lines give each node its ranks.
+        machines = os.path.join(os.path.dirname(ssh), "machines")
+        with open(machines, "w") as f:
+            f.write("".join(f"{h}\n" for h in hosts.split(",")))
+        return lambda ranks: [r.mpiexec, "-launcher", "ssh", "-launcher-exec", ssh, "-machinefile", machines,
+                              "-n", str(ranks)]
     return lambda ranks: [r.mpiexec, "-launcher", "ssh", "-launcher-exec", ssh, "-hosts", hosts, "-n", str(ranks)]
 
 
