@@ -527,13 +527,14 @@ def network(r):
             r.cases += 1
             cfg = []
             for path in glob.glob(os.path.join(work, "ucx.*.log")):
-                cfg += [l for l in open(path, errors="replace") if "ep_cfg" in l]
+                # UCX 1.1x logs each endpoint's "ep_cfg", UCX 1.20 each worker's "cfg#N tag(...)".
+                cfg += [l for l in open(path, errors="replace") if "ep_cfg" in l or re.search(r"\bcfg#\d", l)]
             remote = [l for l in cfg if "tcp/" in l]
             shm = [l for l in cfg if re.search(r"\b(sysv|posix|cma|xpmem|knem)/", l)]
             if not remote or shm:
                 r.fail("MPICH over UCX tcp", "UCX's endpoints should use tcp and no shared memory:\n" + "".join(cfg))
             else:
-                print(f"ok   MPICH's UCX endpoints on tcp only: {remote[0].split('ep_cfg')[1].strip()}")
+                print(f"ok   MPICH's UCX endpoints on tcp only: {re.split(r'ep_cfg|ucp_context_[0-9]+', remote[0])[-1].strip()}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
