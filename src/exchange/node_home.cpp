@@ -1,5 +1,7 @@
 #include "halobw/exchange/node_home.hpp"
 
+#include <memory>
+
 #include "halobw/platform/process.hpp"
 
 namespace halobw {
@@ -18,7 +20,12 @@ const Comm& not_simulated(const Comm& comm) {
 
 }  // namespace
 
-NodeHome::NodeHome(const Comm& comm) : comm_(not_simulated(comm)), flags_(comm, sizeof(NodeFlags)) {}
+// Room to align each rank's flags to their cache line: a shared window's
+// segments need not start on one (Open MPI's came 8 bytes past it). The
+// segments are mapped on whole pages, so every rank rounds a segment up to
+// the same place.
+NodeHome::NodeHome(const Comm& comm)
+    : comm_(not_simulated(comm)), flags_(comm, sizeof(NodeFlags) + alignof(NodeFlags)) {}
 
 Allocation NodeHome::allocate(std::size_t bytes, const std::string& /*label*/) {
   fields_.push_back(std::make_unique<NodeWindow>(comm_, bytes));
@@ -33,9 +40,9 @@ double* NodeHome::field_of(int r, int k) const {
 }
 
 NodeFlags* NodeHome::flags_of(int r) const {
-  return reinterpret_cast<NodeFlags*>(  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast): the segment's
-                                        // layout
-      flags_.segment_of(r));
+  void* at = flags_.segment_of(r);
+  std::size_t room = sizeof(NodeFlags) + alignof(NodeFlags);
+  return static_cast<NodeFlags*>(std::align(alignof(NodeFlags), sizeof(NodeFlags), at, room));
 }
 
 std::shared_ptr<FieldHome> make_node_home(const Comm& comm) { return std::make_shared<NodeHome>(comm); }
