@@ -11,7 +11,8 @@ Suites:
             separate, box stencils on 1x1x2, 2x2x2, 1x2x2 and 1x1x3, at 1 2 3 4 8 ranks
   methods   every method --help offers but p2p (rma with pscw and fence) on both packs and the staged
             transport, 1 2 4 8 ranks, --faces, uneven splits, --stencil box with --fields 3; a method the MPI
-            library lacks is refused at set-up (exit 2, one line naming the library and what it lacks)
+            library lacks is refused at set-up (exit 2, one line naming the library and what it lacks), and so
+            is --method partitioned --pack datatype on Open MPI 5, which loses that pair's data
   hugepages --hugepages on|off: the header, the note per row, the JSON figures
   options   the new options' bad input: exit 2, one line, no row
   slowest   a rank made slow on purpose (HALOBW_TEST_HOOK_SLOW) is the one named Slowest in the table
@@ -212,6 +213,13 @@ def methods(r):
                 packs = packs[1:2] if ranks == 8 else packs[:1]
             for pack in packs:
                 flags = ["--faces", "--sizes", "12,13", "--method"] + method + pack + ["--check"] + FAST
+                said = r.refuses(method[0], pack[1])
+                if said:
+                    # Only the pair known to lose data on Open MPI 5 is refused (method_registry.cpp).
+                    if (method[0], pack[1]) != ("partitioned", "datatype") or "Open MPI v5" not in said:
+                        r.fail(f"--method {method[0]} --pack {pack[1]}", f"refused: {said}")
+                    r.rejected(ranks, flags, f"--method {method[0]} --pack {pack[1]}: ")
+                    continue
                 if ranks == 8 and method[0] != "rma":
                     flags += ["--stencil", "box"]
                 if method[0] == "rma" and ranks == 1:
@@ -228,6 +236,8 @@ def methods(r):
         for pack in ("datatype", "kernel"):
             flags = ["--stencil", "box", "--fields", "3", "--sizes", "13", "--method"] + method + \
                     ["--pack", pack, "--check"] + FAST
+            if r.refuses(method[0], pack):
+                continue  # its refusal is asked above
             env = run_cases.rma_env(r, 4, flags, " ".join(flags)) if method[0] == "rma" else {}
             r.table(4, flags, env, rows=1, expect=[f"method {method[0]}", "# check N=13 passed"])
     # The pipelined schedule, with the methods that can send one message at a time.
@@ -474,7 +484,7 @@ def walls_run(r, pack):
     """Each case passes --check (the ghost cells at a wall keep their values) and check_table (the walls'
     figures from the printed header)."""
     failed = []
-    methods = [m for m in r.choices("--method") if not r.lacks(m)]
+    methods = [m for m in r.choices("--method") if not r.lacks(m) and not r.refuses(m, pack)]
     for ranks, flags in wall_cases(pack, methods):
         periodic = flags[flags.index("--periodic") + 1]
         walls = dict(OPEN_AXES)[periodic]

@@ -137,6 +137,19 @@ class Runner:
             self.refusals[method] = ours[0] if refused else None
         return self.refusals[method]
 
+    def refuses(self, method, pack):
+        """The one line refusing `method` with `pack` where this MPI library has the method but gets the pair
+        wrong (exit 2 at set-up), else None. Asked once per pair with a 1-rank run."""
+        if not hasattr(self, "pair_refusals"):
+            self.pair_refusals = {}
+        if (method, pack) not in self.pair_refusals:
+            rc, out, err = self.run(1, ["--axis", "z", "--sizes", "4", "--iters", "1", "--warmup", "0",
+                                        "--method", method, "--pack", pack])
+            ours = [l for l in err.splitlines() if l.startswith("halo-bandwidth")]
+            refused = rc == 2 and len(ours) == 1 and f"--method {method} --pack {pack}: " in ours[0]
+            self.pair_refusals[(method, pack)] = ours[0] if refused else None
+        return self.pair_refusals[(method, pack)]
+
     def rejected(self, ranks, flags, fragment, env=None):
         """A run that must end with exit code 2, one error line naming `fragment`, no row."""
         with self.lock:

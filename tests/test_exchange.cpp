@@ -434,7 +434,7 @@ TEST(Exchange, EveryMethodShapeAndTransport) {
   int unavailable = 0;
   for (const auto& named : Names<MethodKind>::list) {
     const MethodKind method = named.value;
-    if (method_refusal(method)) continue;  // this MPI library lacks it (the refusal has tests of its own)
+    if (method_refusal(method, PackMode::kernel)) continue;  // this MPI library lacks it (refusals: e2e/methods)
     for (const RmaSync sync : {RmaSync::pscw, RmaSync::fence}) {
       if (sync == RmaSync::fence && method != MethodKind::rma) continue;
       for (const bool box : {false, true}) {
@@ -445,6 +445,8 @@ TEST(Exchange, EveryMethodShapeAndTransport) {
           const int fields = pair.first;
           const Messages messages = pair.second;
           for (Transport t : {Transport::datatype, Transport::direct, Transport::staged}) {
+            if (t == Transport::datatype && method_refusal(method, PackMode::datatype))
+              continue;  // this library gets the pair wrong, and says so (e2e/methods)
             for (SelfMode self : {SelfMode::copy, SelfMode::mpi}) {
               for (Schedule sched : {Schedule::bulk, Schedule::pipelined}) {
                 if (t == Transport::datatype && sched == Schedule::bulk) continue;  // no schedule there

@@ -247,7 +247,7 @@ int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) 
   if (const Status v = one_run(comm, args, layout->grid)) return stop(comm, *v);
   if (opt.dry_run) return dry_run_job(comm, opt, *layout, env);
   // A method this MPI library lacks is refused before anything is set up.
-  if (const Status v = agree(comm, method_refusal(opt.method))) return stop(comm, *v);
+  if (const Status v = agree(comm, method_refusal(opt.method, opt.pack))) return stop(comm, *v);
   // The watchdog's thread calls MPI only to end the job (Process::end_job);
   // where MPI grants less than MPI_THREAD_FUNNELED it does not run at all.
   Watchdog watchdog(process.helper_threads() ? opt.timeout : 0, comm.rank());

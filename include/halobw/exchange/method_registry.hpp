@@ -30,8 +30,9 @@ struct MethodChoice {
 [[nodiscard]] MethodFactory method_factory(const MethodChoice& choice);
 
 // The refusal of a method that this MPI library lacks (one line naming the
-// library and what it lacks), else nothing. The same on every rank.
-[[nodiscard]] Status method_refusal(MethodKind kind);
+// library and what it lacks), or of a method and pack that it has but gets
+// wrong, else nothing. The same on every rank.
+[[nodiscard]] Status method_refusal(MethodKind kind, PackMode pack);
 
 // Where the fields live for this method: its home, made once per row before
 // the fields are allocated (collective where the method's is), or null: the
