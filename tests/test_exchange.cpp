@@ -434,7 +434,8 @@ TEST(Exchange, EveryMethodShapeAndTransport) {
   int unavailable = 0;
   for (const auto& named : Names<MethodKind>::list) {
     const MethodKind method = named.value;
-    if (method_refusal(method, PackMode::kernel)) continue;  // this MPI library lacks it (refusals: e2e/methods)
+    // This MPI library lacks it (the refusals are tested in e2e/methods).
+    if (method_refusal(method, PackMode::kernel)) continue;
     for (const RmaSync sync : {RmaSync::pscw, RmaSync::fence}) {
       if (sync == RmaSync::fence && method != MethodKind::rma) continue;
       for (const bool box : {false, true}) {

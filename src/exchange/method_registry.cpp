@@ -99,9 +99,10 @@ Status method_refusal(MethodKind kind, PackMode pack) {
   // partitioned receives of a row's datatype messages without their data
   // from the second row on, at 4 ranks and more; its packed messages arrive.
   if (kind == MethodKind::partitioned && pack == PackMode::datatype) {
-    return fail(fmt::format("--method partitioned --pack datatype: {}'s partitioned messages of MPI datatypes "
-                            "lose their data after the first row; use --pack kernel",
-                            library));
+    return fail(
+        fmt::format("--method partitioned --pack datatype: {}'s partitioned messages of MPI datatypes "
+                    "lose their data after the first row; use --pack kernel",
+                    library));
   }
 #else
   (void)pack;
