@@ -408,11 +408,16 @@ def nodes(r):
             for placement, (offnode, node_out) in want.items():
                 placed_nodes(r, ranks, count, grid, size, placement, offnode, node_out)
         uneven_nodes(r, ssh)
+        # The host's default pack is datatype; where this library gets a method wrong with it (refused in one
+        # line, e2e/methods), that method crosses the nodes with packed messages.
+        methods = [m for m in r.choices("--method") if not r.lacks(m)]
+        packs = {m: ["--pack", "kernel"] if r.refuses(m, "datatype") else [] for m in methods}
         r.prefix = node_launcher(r, ssh, 2, 2)
         r.section(f"{r.kind}, 4 ranks as 2 simulated nodes, every method", 4)
-        for method in [m for m in r.choices("--method") if not r.lacks(m)]:
+        for method in methods:
             for placement in ("linear", "nodes", "cart"):
-                flags = ["--faces", "--sizes", "12", "--method", method, "--placement", placement, "--check"] + FAST
+                flags = ["--faces", "--sizes", "12", "--method", method, "--placement", placement, "--check"] \
+                    + packs[method] + FAST
                 what = f"-n 4 on 2 nodes --method {method} --placement {placement}"
                 env = run_cases.rma_env(r, 4, flags, what) if method == "rma" else {}
                 out = r.table(4, flags, env, rows=1, expect=[f"method {method}", "# check N=12 passed"])
