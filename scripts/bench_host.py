@@ -57,6 +57,12 @@ Sections (--sections, default all):
             as 2 nodes of 4 on 4x2x1 and 4 ranks as 2 nodes of 2 on 2x2x1,
             --faces, extents where nodes sends 4x, 2x, 1x and 0.5x the
             off-node bytes of linear; the time ratio beside the byte ratio
+  mpis      the five MPI libraries (--mpi NAME=BUILD_DIR each): ±x and ±z at
+            N = 128, 256, 512 on 2 ranks, --faces and --stencil box at N = 128
+            on 8, the kernel path and the datatype path's two message shapes,
+            and every method on ±x, each against bench/'s plain program built
+            with the same library; and the datatype default's rule (struct
+            per neighbour within 1.05 of a message per piece)
   simulated the model against the real run: 2 ranks on one node, ±z on 1x1x2,
             N = 64, 128, 256, --breakdown, both packs; the real run (Open MPI,
             --build) interleaved with the same command under SimGrid's SMPI on
@@ -169,9 +175,9 @@ def engine(build, n, grid, axis, huge, ranks=2):
 
 
 def plain(build, n, grid, axis, ranks, huge, iters=50):
-    """The plain MPI + memcpy program's Time_us (bench/plain_exchange.cpp)."""
-    cmd = mpiexec(ranks) + [os.path.join(build, "halobw-plain-exchange"), str(n), grid, axis, "1", str(iters), "5",
-                           "1" if huge else "0"]
+    """The plain MPI + memcpy program's Time_us (bench/plain_exchange.cpp), under its build's launcher."""
+    exe = os.path.join(build, "halobw-plain-exchange")
+    cmd = mpiexec(ranks, launcher_of(exe)) + [exe, str(n), grid, axis, "1", str(iters), "5", "1" if huge else "0"]
     return float(subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV).stdout.split()[0])
 
 
@@ -185,6 +191,38 @@ def ratio_text(values):
         return f"{med(values):.3f}"
     q = statistics.quantiles(values, n=4)
     return f"{med(values):.3f} ({q[0]:.2f}-{q[2]:.2f})"
+
+
+class Section:
+    """The one shape of every section: a heading, what is compared and how, its tables, and the commands that made
+    them (`ran`), listed at the end (`close`)."""
+
+    def __init__(self, emit, title, prose=None):
+        self.emit, self.cmds = emit, []
+        emit(f"### {title}\n")
+        if prose:
+            emit(prose + "\n")
+
+    def say(self, text):
+        self.emit(text + "\n")
+
+    def table(self, columns, rows=()):
+        self.emit("| " + " | ".join(columns) + " |")
+        self.emit("|" + "---|" * len(columns))
+        for cells in rows:
+            self.row(*cells)
+
+    def row(self, *cells):
+        self.emit("| " + " | ".join(str(c) for c in cells) + " |")
+
+    def ran(self, *commands):
+        """halo-bandwidth runs as (exe, ranks, flags[, env]), or commands already written out."""
+        self.cmds += [c if isinstance(c, str) else shown(*c) for c in commands]
+
+    def close(self, *others):
+        self.emit()
+        self.emit("Commands: " + "; ".join(f"`{c}`" for c in self.cmds + list(others)))
+        self.emit()
 
 
 class Report:
@@ -1092,12 +1130,105 @@ def section_simulated(args, emit):
     emit()
 
 
+# The rows each library runs: name, ranks, flags, the plain program's stencil (z: bench/plain_exchange.cpp, else
+# bench/onepass_exchange.cpp), sizes.
+MPIS_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512)),
+              ("±z", 2, ["--axis", "z", "--grid", "1,1,2"], "z", (128, 256, 512)),
+              ("--faces", 8, ["--faces", "--grid", "2,2,2"], "faces", (128,)),
+              ("--stencil box", 8, ["--stencil", "box", "--grid", "2,2,2"], "box", (128,)))
+# What each row sets against its plain program: the kernel path, and the datatype path's two message shapes.
+MPIS_SHAPES = (("kernel", ["--pack", "kernel"], "kernel"),
+               ("datatype, struct per neighbour", ["--pack", "datatype", "--messages", "peer"], "datatype"),
+               ("datatype, message per piece", ["--pack", "datatype", "--messages", "aggregated"], "datatype"))
+
+
+def mpis_plain(args, build, n, grid, stencil, ranks, pack):
+    """The plain program's rows for one N, built with the same library: one pass and a message per neighbour
+    (kernel) or MPI's subarray per piece (datatype); ±z: Irecv/Isend of the memcpy'd faces (either pack)."""
+    if stencil == "z":
+        return {(n, 0): {"Time_us": str(plain(build, n, grid, "z", ranks, True, args.iters))}}
+    return onepass_plain(build, n, grid, stencil, ranks, pack, args.iters, args.blocks)
+
+
+def mpis_library(args, sec, build):
+    """One library's figures: {(case, shape or method, N): (halo Time_us, plain Time_us, paired ratios)}, and
+    {(case, N): paired ratios of the struct to the per-piece shape}."""
+    exe = os.path.join(build, "halo-bandwidth")
+    timing = ["--iters", str(args.iters), "--warmup", "5", "--repeats", str(args.blocks)]
+    methods = [(m, extra) for m, extra in METHODS if m != "p2p" and offered(exe, m, extra)]
+    got_rows, shapes = {}, {}
+    for name, ranks, flags, stencil, sizes in MPIS_CASES:
+        grid = flags[flags.index("--grid") + 1]
+        base = flags + ["--sizes", ",".join(map(str, sizes))] + timing
+        configs = {shape: (exe, ranks, base + extra) for shape, extra, _ in MPIS_SHAPES}
+        if name == "±x":  # every method, packed, against the same plain program as the kernel path
+            configs |= {m: (exe, ranks, base + ["--pack", "kernel"] + method_flags(m, extra)) for m, extra in methods}
+        for n in sizes:
+            for pack in ("kernel",) if stencil == "z" else ("kernel", "datatype"):
+                configs[f"plain {pack} {n}"] = (lambda n=n, grid=grid, stencil=stencil, ranks=ranks, pack=pack:
+                                                mpis_plain(args, build, n, grid, stencil, ranks, pack))
+        sec.ran(*[c for c in configs.values() if not callable(c)])
+        got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
+        for n in sizes:
+            t = {k: [float(r[(n, 0)]["Time_us"]) for r in v] for k, v in got.items() if (n, 0) in v[0]}
+            for shape, _, pack in MPIS_SHAPES + tuple((m, None, "kernel") for m, _ in methods):
+                if shape not in t:
+                    continue
+                ref = t[f"plain {'kernel' if stencil == 'z' else pack} {n}"]
+                got_rows[(name, shape, n)] = (med(t[shape]), med(ref), [a / b for a, b in zip(t[shape], ref)])
+            shapes[(name, n)] = [a / b for a, b in zip(t[MPIS_SHAPES[1][0]], t[MPIS_SHAPES[2][0]])]
+    return got_rows, shapes, [m for m, _ in methods]
+
+
+def section_mpis(args, emit):
+    sec = Section(emit, "The five MPI libraries: the same rows, each against the plain program built with it",
+                  "Each library's build (`--mpi NAME=BUILD_DIR`) runs the same rows, interleaved with the plain "
+                  "program of bench/ built with that library and started by its launcher: bench/onepass_exchange.cpp "
+                  "(one pass packs, a message per neighbour, one pass unpacks; for the datatype rows, MPI's subarray "
+                  "per piece) and, for ±z, bench/plain_exchange.cpp (the faces memcpy'd, Irecv/Isend). Each cell: "
+                  "the median over pairs of halo-bandwidth's Time_us / the plain program's (below 1: faster), "
+                  "quartiles in brackets, and halo-bandwidth's median Time_us. Huge pages, "
+                  f"the median of {args.blocks} blocks of {args.iters} exchanges, the slowest rank; 8 ranks on "
+                  f"{os.cpu_count()} cores are oversubscribed and get three times the pairs.")
+    libs = [spec.split("=", 1) for spec in args.mpi or [f"openmpi={args.build}"]]
+    load = os.getloadavg()
+    sec.say(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    results = {mpi: mpis_library(args, sec, build) for mpi, build in libs}
+    names = [mpi for mpi, _ in libs]
+    cell = lambda v: f"{ratio_text(v[2])}, {v[0]:.1f} µs" if v else "-"
+    sec.say("Time against the plain program, by library:")
+    rows = []
+    for name, _, _, stencil, sizes in MPIS_CASES:
+        for shape, _, _ in MPIS_SHAPES:
+            rows += [(name, shape, n, *[cell(results[m][0].get((name, shape, n))) for m in names]) for n in sizes]
+    sec.table(["case", "path", "N", *names], rows)
+    sec.emit()
+    methods = [m for m, _ in METHODS if m != "p2p" and any(m in results[x][2] for x in names)]
+    sec.say("Every method on ±x (2x1x1, `--pack kernel`), against the same plain program (p2p is the kernel row "
+            "above; '-': the library lacks the method):")
+    sec.table(["method", "N", *names], [(m, n, *[cell(results[x][0].get(("±x", m, n))) for x in names])
+                                        for m in methods for n in MPIS_CASES[0][4]])
+    sec.emit()
+    sec.say("The datatype path's message shape: the default (one struct of the pieces' subarrays per neighbour, "
+            "`--messages peer`) over a subarray message per piece (`--messages aggregated`), paired ratios; a "
+            "default is within the rule where this is at most 1.05:")
+    sec.table(["case", "N", *names], [(name, n, *[ratio_text(results[x][1][(name, n)]) + (
+        "" if med(results[x][1][(name, n)]) <= 1.05 else " over") for x in names])
+        for name, _, _, _, sizes in MPIS_CASES for n in sizes])
+    load = os.getloadavg()
+    sec.emit()
+    sec.say(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    sec.close("mpiexec -n RANKS BUILD/halobw-onepass-exchange N GRID x|faces|box 1 "
+              f"{args.iters} 5 {args.blocks} 1 kernel|datatype", "mpiexec -n 2 BUILD/halobw-plain-exchange N 1,1,2 "
+              f"z 1 {args.iters} 5 1")
+
+
 SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
             "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
             "bestplain": section_bestplain, "shm": section_shm, "regions": section_regions,
             "shapes": section_shapes,
             "methods": section_methods, "mpi4": section_mpi4, "network": section_network, "placement": section_placement,
-            "simulated": section_simulated}
+            "simulated": section_simulated, "mpis": section_mpis}
 
 
 def main():
