@@ -197,9 +197,9 @@ class Section:
     """The one shape of every section: a heading, what is compared and how, its tables, and the commands that made
     them (`ran`), listed at the end (`close`)."""
 
-    def __init__(self, emit, title, prose=None):
+    def __init__(self, emit, title, prose=None, level=3):
         self.emit, self.cmds = emit, []
-        emit(f"### {title}\n")
+        emit(f"{'#' * level} {title}\n")
         if prose:
             emit(prose + "\n")
 
@@ -213,15 +213,17 @@ class Section:
             self.row(*cells)
 
     def row(self, *cells):
-        self.emit("| " + " | ".join(str(c) for c in cells) + " |")
+        """A cell None is left blank."""
+        self.emit("|" + "|".join(" " if c is None else f" {c} " for c in cells) + "|")
 
     def ran(self, *commands):
         """halo-bandwidth runs as (exe, ranks, flags[, env]), or commands already written out."""
         self.cmds += [c if isinstance(c, str) else shown(*c) for c in commands]
 
-    def close(self, *others):
+    def close(self, *others, label="Commands", tail=""):
+        """The commands given to `ran`, then `others` (written out), each quoted; `tail` follows the list as it is."""
         self.emit()
-        self.emit("Commands: " + "; ".join(f"`{c}`" for c in self.cmds + list(others)))
+        self.emit(f"{label}: " + "; ".join(f"`{c}`" for c in self.cmds + list(others)) + tail)
         self.emit()
 
 
@@ -235,53 +237,45 @@ class Report:
 
 
 def section_watchdog(args, emit):
-    emit("### The watchdog, out of band: its cost on the timed rates\n")
-    emit("Time_us with the watchdog armed (`--timeout 300`, the default: a timer thread, and two atomic "
-         "stores around each plain `MPI_Waitall`/`MPI_Barrier`) against `--timeout 0` (no watchdog thread)"
-         + (", and the previous build's polling watchdog (`MPI_Testall`/`MPI_Test` spin under the deadline)"
-            if args.baseline else "") + ". Median of the interleaved runs; ratio = median over pairs of "
-         "Time_us(config) / Time_us(off), with the quartiles of the per-pair ratios in brackets. At 8 ranks "
-         "on 2 cores each pair is given three times the runs, since the scheduler dominates there.\n")
+    sec = Section(emit, "The watchdog, out of band: its cost on the timed rates",
+                  "Time_us with the watchdog armed (`--timeout 300`, the default: a timer thread, and two atomic "
+                  "stores around each plain `MPI_Waitall`/`MPI_Barrier`) against `--timeout 0` (no watchdog thread)"
+                  + (", and the previous build's polling watchdog (`MPI_Testall`/`MPI_Test` spin under the deadline)"
+                     if args.baseline else "") + ". Median of the interleaved runs; ratio = median over pairs of "
+                  "Time_us(config) / Time_us(off), with the quartiles of the per-pair ratios in brackets. At 8 ranks "
+                  "on 2 cores each pair is given three times the runs, since the scheduler dominates there.")
     new = os.path.join(args.build, "halo-bandwidth")
     cases = [(2, ["--axis", "z", "--grid", "1,1,2", "--pack", "datatype", "--sizes", "128,256,512"]),
              (2, ["--axis", "z", "--grid", "1,1,2", "--pack", "kernel", "--sizes", "128,256,512"]),
              (8, ["--faces", "--pack", "kernel", "--sizes", "32,64,128"])]
     common = ["--repeats", "5", "--iters", "50", "--warmup", "5"]
-    emit("| ranks | case | N | off Time_us | on Time_us | on/off | " +
-         ("polling Time_us | polling/off |" if args.baseline else ""))
-    emit("|---|---|---|---|---|---|" + ("---|---|" if args.baseline else ""))
-    cmds = []
+    sec.table(["ranks", "case", "N", "off Time_us", "on Time_us", "on/off"] +
+              (["polling Time_us", "polling/off"] if args.baseline else []))
     for ranks, flags in cases:
         configs = {"off": (new, ranks, flags + common + ["--timeout", "0"]),
                    "on": (new, ranks, flags + common + ["--timeout", "300"])}
         if args.baseline:
             configs["polling"] = (os.path.join(args.baseline, "halo-bandwidth"), ranks,
                                   flags + common + ["--timeout", "300"])
-        cmds += [shown(*c) for c in configs.values()]
+        sec.ran(*configs.values())
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         for key in sorted(got["off"][0]):
             t = {n: [float(r[key]["Time_us"]) for r in got[n]] for n in configs}
             ratio = lambda n: ratio_text([a / b for a, b in zip(t[n], t["off"])])
-            line = (f"| {ranks} | {' '.join(flags[:2])} {flags[flags.index('--pack') + 1]} | {key[0]} | "
-                    f"{med(t['off']):.1f} | {med(t['on']):.1f} | {ratio('on')} |")
-            if args.baseline:
-                line += f" {med(t['polling']):.1f} | {ratio('polling')} |"
-            emit(line)
-    emit()
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
-    emit()
+            polling = [f"{med(t['polling']):.1f}", ratio("polling")] if args.baseline else []
+            sec.row(ranks, f"{' '.join(flags[:2])} {flags[flags.index('--pack') + 1]}", key[0], f"{med(t['off']):.1f}",
+                    f"{med(t['on']):.1f}", ratio("on"), *polling)
+    sec.close()
 
 
 def section_plain(args, emit):
-    emit("### The kernel path against a plain MPI + memcpy program\n")
-    emit("`halo-bandwidth --pack kernel` against bench/plain_exchange.cpp doing the same work (copy the rows of "
-         "both faces into contiguous buffers, Irecv/Isend, Waitall, copy back), interleaved; both with huge "
-         "pages. ratio = Time_us(plain) / Time_us(halo-bandwidth): the kernel path's rate as a share of the plain "
-         "program's. Target: >= 0.95.\n")
+    sec = Section(emit, "The kernel path against a plain MPI + memcpy program",
+                  "`halo-bandwidth --pack kernel` against bench/plain_exchange.cpp doing the same work (copy the rows "
+                  "of both faces into contiguous buffers, Irecv/Isend, Waitall, copy back), interleaved; both with "
+                  "huge pages. ratio = Time_us(plain) / Time_us(halo-bandwidth): the kernel path's rate as a share of "
+                  "the plain program's. Target: >= 0.95.")
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("| faces | grid | N | plain Time_us | halo-bandwidth Time_us | ratio | target |")
-    emit("|---|---|---|---|---|---|---|")
-    cmds = []
+    sec.table(["faces", "grid", "N", "plain Time_us", "halo-bandwidth Time_us", "ratio", "target"])
     for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
         flags = ["--axis", axis, "--grid", grid, "--pack", "kernel", "--sizes", "256,512", "--iters", "50",
                  "--warmup", "5"]
@@ -290,58 +284,52 @@ def section_plain(args, emit):
             configs[f"plain{n}"] = (lambda n=n, axis=axis, grid=grid:
                                     {(n, 0): {"Time_us": str(plain(args.build, n, grid, axis, 2, True))}})
         got = interleave(configs, args.pairs)
-        cmds.append(shown(exe, 2, flags))
+        sec.ran((exe, 2, flags))
         for n in (256, 512):
             ours = [float(r[(n, 0)]["Time_us"]) for r in got["ours"]]
             ref = [float(r[(n, 0)]["Time_us"]) for r in got[f"plain{n}"]]
             ratios = [b / a for a, b in zip(ours, ref)]
             ok = med(ratios) >= 0.95
-            emit(f"| ±{axis} | {grid.replace(',', 'x')} | {n} | {med(ref):.1f} | {med(ours):.1f} | "
-                 f"{ratio_text(ratios)} | {'met' if ok else 'MISSED'} |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-plain-exchange N GRID "
-         "AXIS 1 50 5 1`")
-    emit()
+            sec.row(f"±{axis}", grid.replace(",", "x"), n, f"{med(ref):.1f}", f"{med(ours):.1f}", ratio_text(ratios),
+                    "met" if ok else "MISSED")
+    sec.close("mpiexec -n 2 build/halobw-plain-exchange N GRID AXIS 1 50 5 1")
 
 
 def section_phases(args, emit):
-    emit("### --breakdown: the phases of the timed loop add up to it\n")
-    emit("Sum of Pack_us + Mpi_us + Stage_us + Unpack_us (the busiest rank of the median block) against Time_us; "
-         "the median over the interleaved runs of their ratio. Target: within 10% (0.90 to 1.10).\n")
+    sec = Section(emit, "--breakdown: the phases of the timed loop add up to it",
+                  "Sum of Pack_us + Mpi_us + Stage_us + Unpack_us (the busiest rank of the median block) against "
+                  "Time_us; the median over the interleaved runs of their ratio. Target: within 10% (0.90 to 1.10).")
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("| case | N | Time_us | Pack_us | Mpi_us | Stage_us | Unpack_us | sum / Time_us | Xfer_us | target |")
-    emit("|---|---|---|---|---|---|---|---|---|---|")
-    cmds = []
+    sec.table(["case", "N", "Time_us", "Pack_us", "Mpi_us", "Stage_us", "Unpack_us", "sum / Time_us", "Xfer_us",
+               "target"])
     for name, flags in (("±z datatype", ["--axis", "z", "--grid", "1,1,2", "--pack", "datatype"]),
                         ("±z kernel", ["--axis", "z", "--grid", "1,1,2", "--pack", "kernel"]),
                         ("±x kernel", ["--axis", "x", "--grid", "2,1,1", "--pack", "kernel"]),
                         ("±z staged", ["--axis", "z", "--grid", "1,1,2", "--pack", "kernel", "--gpu-aware", "off"])):
         f = flags + ["--sizes", "256,512", "--breakdown", "--repeats", "5", "--iters", "30", "--warmup", "5"]
-        cmds.append(shown(exe, 2, f))
+        sec.ran((exe, 2, f))
         got = interleave({"run": (exe, 2, f)}, args.pairs)["run"]
         for n in (256, 512):
             rows = [r[(n, 0)] for r in got]
-            val = lambda k: med([float(r[k]) for r in rows])
+            val = lambda k: f"{med([float(r[k]) for r in rows]):.1f}"
             ratios = [sum(float(r[k]) for k in ("Pack_us", "Mpi_us", "Stage_us", "Unpack_us")) / float(r["Time_us"])
                       for r in rows]
             ok = 0.9 <= med(ratios) <= 1.1
-            emit(f"| {name} | {n} | {val('Time_us'):.1f} | {val('Pack_us'):.1f} | {val('Mpi_us'):.1f} | "
-                 f"{val('Stage_us'):.1f} | {val('Unpack_us'):.1f} | {ratio_text(ratios)} | {val('Xfer_us'):.1f} | "
-                 f"{'met' if ok else 'MISSED'} |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
-    emit()
+            sec.row(name, n, val("Time_us"), val("Pack_us"), val("Mpi_us"), val("Stage_us"), val("Unpack_us"),
+                    ratio_text(ratios), val("Xfer_us"), "met" if ok else "MISSED")
+    sec.close()
 
 
 def section_hugepages(args, emit):
-    emit("### Huge pages and the x face\n")
-    emit("x face at N = 512, 2 ranks on 2x1x1, the kernel path with --breakdown: Pack_us + Unpack_us from the "
-         "timed exchanges with `--hugepages on` and `off`, interleaved, against a plain strided loop over the "
-         "same face with huge pages (bench/pack_reference.cpp, two copies at once, the slower counts). Targets: "
-         "on is >= 1.5x faster than off; on is within 1.2x of the loop; Uni_GBps >= 0.7 with either pack. "
-         "Beside them, what holds --pack datatype: the MPI library's datatype engine (MPI_Pack + MPI_Unpack of "
-         "the same faces, described as the exchanger describes them) against the strided loop in the same "
-         "process (bench/datatype_pack.cpp, two copies at once, huge pages), for each MPI build given.\n")
+    sec = Section(emit, "Huge pages and the x face",
+                  "x face at N = 512, 2 ranks on 2x1x1, the kernel path with --breakdown: Pack_us + Unpack_us from the "
+                  "timed exchanges with `--hugepages on` and `off`, interleaved, against a plain strided loop over the "
+                  "same face with huge pages (bench/pack_reference.cpp, two copies at once, the slower counts). "
+                  "Targets: on is >= 1.5x faster than off; on is within 1.2x of the loop; Uni_GBps >= 0.7 with either "
+                  "pack. Beside them, what holds --pack datatype: the MPI library's datatype engine (MPI_Pack + "
+                  "MPI_Unpack of the same faces, described as the exchanger describes them) against the strided loop "
+                  "in the same process (bench/datatype_pack.cpp, two copies at once, huge pages), for each MPI build "
+                  "given.")
     exe = os.path.join(args.build, "halo-bandwidth")
     base = ["--axis", "x", "--grid", "2,1,1", "--sizes", "512", "--iters", "30", "--warmup", "5", "--repeats", "3"]
     configs = {}
@@ -356,6 +344,7 @@ def section_hugepages(args, emit):
         if os.path.abspath(build) != os.path.abspath(args.build):
             configs[f"datatype-on-{mpi}"] = (os.path.join(build, "halo-bandwidth"), 2,
                                              base + ["--pack", "datatype", "--hugepages", "on"])
+    sec.ran(*[c for c in configs.values() if not callable(c)])
     got = interleave(configs, args.pairs)
     pu = lambda r: float(r[(512, 0)]["Pack_us"]) + float(r[(512, 0)]["Unpack_us"])
     loop = lambda r: r[(512, 0)]["pack"] + r[(512, 0)]["unpack"]
@@ -363,48 +352,44 @@ def section_hugepages(args, emit):
     off = [pu(r) for r in got["kernel-off"]]
     lh = [loop(r) for r in got["loop-huge"]]
     lp = [loop(r) for r in got["loop-plain"]]
-    emit("| figure | huge pages | no huge pages | ratio | target |")
-    emit("|---|---|---|---|---|")
+    sec.table(["figure", "huge pages", "no huge pages", "ratio", "target"])
     speed = [b / a for a, b in zip(on, off)]
-    emit(f"| kernel Pack_us + Unpack_us | {med(on):.1f} | {med(off):.1f} | off/on {ratio_text(speed)} | "
-         f">= 1.5 {'met' if med(speed) >= 1.5 else 'MISSED'} |")
+    sec.row("kernel Pack_us + Unpack_us", f"{med(on):.1f}", f"{med(off):.1f}", f"off/on {ratio_text(speed)}",
+            f">= 1.5 {'met' if med(speed) >= 1.5 else 'MISSED'}")
     vs = [a / b for a, b in zip(on, lh)]
-    emit(f"| strided loop pack + unpack | {med(lh):.1f} | {med(lp):.1f} | kernel/loop (huge) {ratio_text(vs)} | "
-         f"<= 1.2 {'met' if med(vs) <= 1.2 else 'MISSED'} |")
+    sec.row("strided loop pack + unpack", f"{med(lh):.1f}", f"{med(lp):.1f}", f"kernel/loop (huge) {ratio_text(vs)}",
+            f"<= 1.2 {'met' if med(vs) <= 1.2 else 'MISSED'}")
     for pack in ("kernel", "datatype"):
         u_on = [float(r[(512, 0)]["Uni_GBps"]) for r in got[f"{pack}-on"]]
         u_off = [float(r[(512, 0)]["Uni_GBps"]) for r in got[f"{pack}-off"]]
-        emit(f"| Uni_GBps, --pack {pack} | {med(u_on):.3f} | {med(u_off):.3f} | on/off "
-             f"{ratio_text([a / b for a, b in zip(u_on, u_off)])} | >= 0.7 {'met' if med(u_on) >= 0.7 else 'MISSED'} |")
+        sec.row(f"Uni_GBps, --pack {pack}", f"{med(u_on):.3f}", f"{med(u_off):.3f}",
+                f"on/off {ratio_text([a / b for a, b in zip(u_on, u_off)])}",
+                f">= 0.7 {'met' if med(u_on) >= 0.7 else 'MISSED'}")
     for mpi, build in builds:
         if f"datatype-on-{mpi}" in configs:
             u = [float(r[(512, 0)]["Uni_GBps"]) for r in got[f"datatype-on-{mpi}"]]
-            emit(f"| Uni_GBps, --pack datatype, {mpi} | {med(u):.3f} | | | >= 0.7 {'met' if med(u) >= 0.7 else 'MISSED'} |")
+            sec.row(f"Uni_GBps, --pack datatype, {mpi}", f"{med(u):.3f}", None, None,
+                    f">= 0.7 {'met' if med(u) >= 0.7 else 'MISSED'}")
         e = got[f"engine-{mpi}"]
         eng = [r[(512, 0)]["pack"] + r[(512, 0)]["unpack"] for r in e]
         lp = [r[(512, 0)]["loop_pack"] + r[(512, 0)]["loop_unpack"] for r in e]
-        emit(f"| {mpi} MPI_Pack + MPI_Unpack of the faces | {med(eng):.1f} | | engine/loop (same process) "
-             f"{ratio_text([a / b for a, b in zip(eng, lp)])} | |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{shown(*c)}`" for c in configs.values() if not callable(c)) +
-         "; `mpiexec -n 2 build/halobw-pack-reference 512 2,1,1 x 1 50 1|0`; `mpiexec -n 2 BUILD/halobw-datatype-pack "
-         "512 2,1,1 x 1 20 1`")
-    emit()
+        sec.row(f"{mpi} MPI_Pack + MPI_Unpack of the faces", f"{med(eng):.1f}", None,
+                f"engine/loop (same process) {ratio_text([a / b for a, b in zip(eng, lp)])}", None)
+    sec.close("mpiexec -n 2 build/halobw-pack-reference 512 2,1,1 x 1 50 1|0",
+              "mpiexec -n 2 BUILD/halobw-datatype-pack 512 2,1,1 x 1 20 1")
 
 
 def section_overlap(args, emit):
-    emit("### Overlap with a stencil\n")
-    emit("2 ranks, `--overlap`, the interior on the exchange's instance (a host space runs synchronously), "
-         "median of the interleaved runs. Comp_GBps counts 16 B per owned cell (a read and a write). The "
-         "target's reference is `--limit`'s Copy_GBps in the same run (a copy of Send_B bytes where the field "
-         "lives): the stencil at >= 0.5 of it at N >= 256. A stricter one beside it: a memcpy of the whole padded "
-         "field by both ranks at once (bench/pack_reference.cpp), memory-bound, counted like the stencil (2 x "
-         "bytes / time).\n")
+    sec = Section(emit, "Overlap with a stencil",
+                  "2 ranks, `--overlap`, the interior on the exchange's instance (a host space runs synchronously), "
+                  "median of the interleaved runs. Comp_GBps counts 16 B per owned cell (a read and a write). The "
+                  "target's reference is `--limit`'s Copy_GBps in the same run (a copy of Send_B bytes where the field "
+                  "lives): the stencil at >= 0.5 of it at N >= 256. A stricter one beside it: a memcpy of the whole "
+                  "padded field by both ranks at once (bench/pack_reference.cpp), memory-bound, counted like the "
+                  "stencil (2 x bytes / time).")
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("| faces | pack | progress | N | Time_us | Comp_us | Blocking_us | Overlap_us | Exposed_us | Noise_us | "
-         "Hidden | Comp_GBps | Copy_GBps | Comp/Copy | field copy GB/s | Comp/field copy |")
-    emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    cmds = []
+    sec.table(["faces", "pack", "progress", "N", "Time_us", "Comp_us", "Blocking_us", "Overlap_us", "Exposed_us",
+               "Noise_us", "Hidden", "Comp_GBps", "Copy_GBps", "Comp/Copy", "field copy GB/s", "Comp/field copy"])
     sizes = (128, 256, 512)
     for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
         configs = {}
@@ -413,7 +398,7 @@ def section_overlap(args, emit):
                 f = ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", ",".join(map(str, sizes)),
                      "--overlap", "--progress", progress, "--limit", "--iters", "20", "--warmup", "3", "--repeats", "3"]
                 configs[f"{pack}-{progress}"] = (exe, 2, f)
-                cmds.append(shown(exe, 2, f))
+                sec.ran((exe, 2, f))
         for n in sizes:
             configs[f"copy{n}"] = (lambda n=n, grid=grid, axis=axis:
                                    {(n, 0): reference(n, grid, axis, True, 2, args.build)})
@@ -423,7 +408,7 @@ def section_overlap(args, emit):
             for pack in ("datatype", "kernel"):
                 for progress in ("wait", "poll"):
                     rows = [r[(n, 0)] for r in got[f"{pack}-{progress}"]]
-                    v = lambda k: med([float(r[k]) for r in rows])
+                    v = lambda k, d=1: f"{med([float(r[k]) for r in rows]):.{d}f}"
                     share = [float(r["Comp_GBps"]) / c for r, c in zip(rows, copy)]
                     limit = [float(r["Comp_GBps"]) / float(r["Copy_GBps"]) for r in rows]
                     mark = "" if n < 256 else (" met" if med(limit) >= 0.5 else " MISSED")
@@ -433,61 +418,51 @@ def section_overlap(args, emit):
                     hidden = f"{med(shares):.2f}" if shares else "-"
                     if shares and len(shares) < len(rows):
                         hidden += f" ({len(rows) - len(shares)} of {len(rows)} none)"
-                    emit(f"| ±{axis} | {pack} | {progress} | {n} | {v('Time_us'):.1f} | {v('Comp_us'):.1f} | "
-                         f"{v('Blocking_us'):.1f} | {v('Overlap_us'):.1f} | {v('Exposed_us'):.1f} | "
-                         f"{v('Noise_us'):.1f} | {hidden} | "
-                         f"{v('Comp_GBps'):.2f} | {v('Copy_GBps'):.2f} | {ratio_text(limit)}{mark} | {med(copy):.2f} | "
-                         f"{ratio_text(share)} |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-pack-reference N GRID AXIS "
-         "1 50 1` (field copy)")
-    emit()
+                    sec.row(f"±{axis}", pack, progress, n, v("Time_us"), v("Comp_us"), v("Blocking_us"),
+                            v("Overlap_us"), v("Exposed_us"), v("Noise_us"), hidden, v("Comp_GBps", 2),
+                            v("Copy_GBps", 2), ratio_text(limit) + mark, f"{med(copy):.2f}", ratio_text(share))
+    sec.close("mpiexec -n 2 build/halobw-pack-reference N GRID AXIS 1 50 1", tail=" (field copy)")
 
 
 def section_shapes(args, emit):
-    emit("### Stencil order and fields, 8 ranks oversubscribed\n")
+    sec = Section(emit, "Stencil order and fields, 8 ranks oversubscribed",
+                  "Halo sweep: `--local 64 --faces --halo 1,2,4,6,10` on 2x2x2 (per-rank 64^3), both packs. The seed's "
+                  "record: the halo wait grew 1.0, 1.9, 3.7, 6.0, 9.9 against face sizes 1, 2, 4, 6, 10. Here Time_us "
+                  "and Send_B relative to h = 1, median of the interleaved runs.")
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("Halo sweep: `--local 64 --faces --halo 1,2,4,6,10` on 2x2x2 (per-rank 64^3), both packs. The seed's "
-         "record: the halo wait grew 1.0, 1.9, 3.7, 6.0, 9.9 against face sizes 1, 2, 4, 6, 10. Here Time_us and "
-         "Send_B relative to h = 1, median of the interleaved runs.\n")
-    emit("| pack | H | Send_B | Time_us | Send_B / h=1 | Time_us / h=1 |")
-    emit("|---|---|---|---|---|---|")
+    sec.table(["pack", "H", "Send_B", "Time_us", "Send_B / h=1", "Time_us / h=1"])
     halos = (1, 2, 4, 6, 10)
-    cmds = []
     configs = {}
     for pack in ("datatype", "kernel"):
         f = ["--local", "64", "--faces", "--grid", "2,2,2", "--halo", ",".join(map(str, halos)), "--pack", pack,
              "--iters", "20", "--warmup", "3", "--repeats", "3"]
         configs[pack] = (exe, 8, f)
-        cmds.append(shown(exe, 8, f))
+        sec.ran((exe, 8, f))
     got = interleave(configs, args.pairs)
     for pack in ("datatype", "kernel"):
         for h in halos:
             rows = got[pack]
             t = [float(r[(64, h)]["Time_us"]) / float(r[(64, 1)]["Time_us"]) for r in rows]
-            emit(f"| {pack} | {h} | {rows[0][(64, h)]['Send_B']} | {med([float(r[(64, h)]['Time_us']) for r in rows]):.1f} | "
-                 f"{int(rows[0][(64, h)]['Send_B']) / int(rows[0][(64, 1)]['Send_B']):.1f} | {ratio_text(t)} |")
-    emit()
-    emit("Fields: 3 fields in one message per piece (aggregated) against 3 messages per piece (separate), `--local 64 "
-         "--faces` on 2x2x2, both packs. ratio = Time_us(separate) / Time_us(aggregated).\n")
-    emit("| pack | L | aggregated Time_us | separate Time_us | separate / aggregated |")
-    emit("|---|---|---|---|---|")
+            sec.row(pack, h, rows[0][(64, h)]["Send_B"], f"{med([float(r[(64, h)]['Time_us']) for r in rows]):.1f}",
+                    f"{int(rows[0][(64, h)]['Send_B']) / int(rows[0][(64, 1)]['Send_B']):.1f}", ratio_text(t))
+    sec.emit()
+    sec.say("Fields: 3 fields in one message per piece (aggregated) against 3 messages per piece (separate), "
+            "`--local 64 --faces` on 2x2x2, both packs. ratio = Time_us(separate) / Time_us(aggregated).")
+    sec.table(["pack", "L", "aggregated Time_us", "separate Time_us", "separate / aggregated"])
     configs = {}
     for pack in ("datatype", "kernel"):
         for mode in ("aggregated", "separate"):
             f = ["--local", "32,64", "--faces", "--grid", "2,2,2", "--fields", "3", "--messages", mode, "--pack", pack,
                  "--iters", "20", "--warmup", "3", "--repeats", "3"]
             configs[f"{pack}-{mode}"] = (exe, 8, f)
-            cmds.append(shown(exe, 8, f))
+            sec.ran((exe, 8, f))
     got = interleave(configs, args.pairs)
     for pack in ("datatype", "kernel"):
         for L in (32, 64):
             a = [float(r[(L, 0)]["Time_us"]) for r in got[f"{pack}-aggregated"]]
             s = [float(r[(L, 0)]["Time_us"]) for r in got[f"{pack}-separate"]]
-            emit(f"| {pack} | {L} | {med(a):.1f} | {med(s):.1f} | {ratio_text([y / x for x, y in zip(a, s)])} |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
-    emit()
+            sec.row(pack, L, f"{med(a):.1f}", f"{med(s):.1f}", ratio_text([y / x for x, y in zip(a, s)]))
+    sec.close()
 
 
 ONEPASS_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"]), ("±z", 2, ["--axis", "z", "--grid", "1,1,2"]),
@@ -496,19 +471,19 @@ ONEPASS_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"]), ("±z", 2, ["--
 
 
 def section_onepass(args, emit):
-    emit("### One pass over shared rows: the host copy against the per-piece copy\n")
-    emit("`--pack kernel`, huge pages (the default), the default pipelined schedule: this build (one pass over the "
-         "rows the pieces share) against the baseline build (each piece copied on its own), interleaved. Time_us "
-         "from runs without --breakdown; Pack_us + Unpack_us from runs with it. gain = median over pairs of "
-         "per-piece / one-pass (above 1: the one pass is faster), quartiles of the per-pair ratios in brackets. "
-         "Targets: ±x at N = 512 >= 1.4, at N = 256 >= 1.0; --faces and --stencil box >= 1.0 at every size. "
-         "4 ranks on 2 cores are oversubscribed: each pair is given three times the runs there.\n")
+    sec = Section(emit, "One pass over shared rows: the host copy against the per-piece copy",
+                  "`--pack kernel`, huge pages (the default), the default pipelined schedule: this build (one pass "
+                  "over the rows the pieces share) against the baseline build (each piece copied on its own), "
+                  "interleaved. Time_us from runs without --breakdown; Pack_us + Unpack_us from runs with it. gain = "
+                  "median over pairs of per-piece / one-pass (above 1: the one pass is faster), quartiles of the "
+                  "per-pair ratios in brackets. Targets: ±x at N = 512 >= 1.4, at N = 256 >= 1.0; --faces and "
+                  "--stencil box >= 1.0 at every size. 4 ranks on 2 cores are oversubscribed: each pair is given three "
+                  "times the runs there.")
     new, old = os.path.join(args.build, "halo-bandwidth"), os.path.join(args.baseline, "halo-bandwidth")
     common = ["--pack", "kernel", "--sizes", "256,512", "--iters", "30", "--warmup", "5", "--repeats", "3"]
-    emit("| case | ranks | N | per-piece Time_us | one-pass Time_us | gain | per-piece Pack+Unpack_us | "
-         "one-pass Pack+Unpack_us | gain | target |")
-    emit("|---|---|---|---|---|---|---|---|---|---|")
-    cmds, xface, schedules = [], None, []
+    sec.table(["case", "ranks", "N", "per-piece Time_us", "one-pass Time_us", "gain", "per-piece Pack+Unpack_us",
+               "one-pass Pack+Unpack_us", "gain", "target"])
+    xface, schedules = None, []
     for name, ranks, flags in ONEPASS_CASES:
         f = flags + common
         configs = {"old": (old, ranks, f), "new": (new, ranks, f), "old-bd": (old, ranks, f + ["--breakdown"]),
@@ -516,10 +491,11 @@ def section_onepass(args, emit):
         if name == "±x":
             for n in (256, 512):
                 configs[f"loop{n}"] = lambda n=n: {(n, 0): reference(n, "2,1,1", "x", True, 2, args.build)}
-        cmds += [shown(*c) for c in configs.values() if not callable(c)]
+        sec.ran(*[c for c in configs.values() if not callable(c)])
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         if name == "±x":
             xface = got
+        case = f"{name} {' '.join(flags[-2:])}"
         for n in (256, 512):
             t = {k: [float(r[(n, 0)]["Time_us"]) for r in got[k]] for k in ("old", "new")}
             pu = {k: [float(r[(n, 0)]["Pack_us"]) + float(r[(n, 0)]["Unpack_us"]) for r in got[k]]
@@ -527,35 +503,29 @@ def section_onepass(args, emit):
             gain = [a / b for a, b in zip(t["old"], t["new"])]
             target = 1.4 if name == "±x" and n == 512 else 1.0
             mark = "" if name == "±z" else f">= {target} {'met' if med(gain) >= target else 'MISSED'}"
-            emit(f"| {name} {' '.join(flags[-2:])} | {ranks} | {n} | {med(t['old']):.1f} | {med(t['new']):.1f} | "
-                 f"{ratio_text(gain)} | {med(pu['old-bd']):.1f} | {med(pu['new-bd']):.1f} | "
-                 f"{ratio_text([a / b for a, b in zip(pu['old-bd'], pu['new-bd'])])} | {mark} |")
+            sec.row(case, ranks, n, f"{med(t['old']):.1f}", f"{med(t['new']):.1f}", ratio_text(gain),
+                    f"{med(pu['old-bd']):.1f}", f"{med(pu['new-bd']):.1f}",
+                    ratio_text([a / b for a, b in zip(pu['old-bd'], pu['new-bd'])]), mark)
             bulk = [float(r[(n, 0)]["Time_us"]) for r in got["bulk"]]
-            schedules.append(f"| {name} {' '.join(flags[-2:])} | {ranks} | {n} | {med(t['new']):.1f} | {med(bulk):.1f} "
-                             f"| {ratio_text([a / b for a, b in zip(bulk, t['new'])])} |")
-    emit()
-    emit("The schedules of this build, from the same interleaved runs: Time_us with the default `--schedule "
-         "pipelined` and with `--schedule bulk`; ratio = bulk / pipelined (above 1: pipelined is faster).\n")
-    emit("| case | ranks | N | pipelined Time_us | bulk Time_us | bulk / pipelined |")
-    emit("|---|---|---|---|---|---|")
-    for line in schedules:
-        emit(line)
-    emit()
-    onepass_loops(xface, emit)
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n 2 build/halobw-pack-reference N 2,1,1 x 1 "
-         "50 1`")
-    emit()
+            schedules.append((case, ranks, n, f"{med(t['new']):.1f}", f"{med(bulk):.1f}",
+                              ratio_text([a / b for a, b in zip(bulk, t["new"])])))
+    sec.emit()
+    sec.say("The schedules of this build, from the same interleaved runs: Time_us with the default `--schedule "
+            "pipelined` and with `--schedule bulk`; ratio = bulk / pipelined (above 1: pipelined is faster).")
+    sec.table(["case", "ranks", "N", "pipelined Time_us", "bulk Time_us", "bulk / pipelined"], schedules)
+    sec.emit()
+    onepass_loops(xface, sec)
+    sec.close("mpiexec -n 2 build/halobw-pack-reference N 2,1,1 x 1 50 1")
 
 
-def onepass_loops(xface, emit):
+def onepass_loops(xface, sec):
     """The x faces of the onepass section's ±x runs against the plain loops interleaved with them."""
-    emit("The x faces against the plain loops over the same faces (bench/pack_reference.cpp, two copies at once as "
-         "two ranks run, the slower counts, huge pages), from the ±x runs above: pack + unpack of both faces face "
-         "by face and in one pass over the rows (both faces of a row, then the next row), and --breakdown's "
-         "Pack_us + Unpack_us of each build. Target: the one-pass copy within 1.15x of the one-pass loop.\n")
-    emit("| N | face-by-face loop | one-pass loop | loop gain | per-piece copy | one-pass copy | copy gain | "
-         "one-pass copy / one-pass loop | target |")
-    emit("|---|---|---|---|---|---|---|---|---|")
+    sec.say("The x faces against the plain loops over the same faces (bench/pack_reference.cpp, two copies at once "
+            "as two ranks run, the slower counts, huge pages), from the ±x runs above: pack + unpack of both faces "
+            "face by face and in one pass over the rows (both faces of a row, then the next row), and --breakdown's "
+            "Pack_us + Unpack_us of each build. Target: the one-pass copy within 1.15x of the one-pass loop.")
+    sec.table(["N", "face-by-face loop", "one-pass loop", "loop gain", "per-piece copy", "one-pass copy", "copy gain",
+               "one-pass copy / one-pass loop", "target"])
     for n in (256, 512):
         loops = [r[(n, 0)] for r in xface[f"loop{n}"]]
         face = [r["pack"] + r["unpack"] for r in loops]
@@ -563,11 +533,10 @@ def onepass_loops(xface, emit):
         pu = {k: [float(r[(n, 0)]["Pack_us"]) + float(r[(n, 0)]["Unpack_us"]) for r in xface[k]]
               for k in ("old-bd", "new-bd")}
         vs = [a / b for a, b in zip(pu["new-bd"], row)]
-        emit(f"| {n} | {med(face):.1f} | {med(row):.1f} | {ratio_text([a / b for a, b in zip(face, row)])} | "
-             f"{med(pu['old-bd']):.1f} | {med(pu['new-bd']):.1f} | "
-             f"{ratio_text([a / b for a, b in zip(pu['old-bd'], pu['new-bd'])])} | {ratio_text(vs)} | "
-             f"<= 1.15 {'met' if med(vs) <= 1.15 else 'MISSED'} |")
-    emit()
+        sec.row(n, f"{med(face):.1f}", f"{med(row):.1f}", ratio_text([a / b for a, b in zip(face, row)]),
+                f"{med(pu['old-bd']):.1f}", f"{med(pu['new-bd']):.1f}",
+                ratio_text([a / b for a, b in zip(pu["old-bd"], pu["new-bd"])]), ratio_text(vs),
+                f"<= 1.15 {'met' if med(vs) <= 1.15 else 'MISSED'}")
 
 
 # (name, ranks, flags, the plain program's stencil, sizes, Time_us target, pack)
@@ -588,23 +557,23 @@ def onepass_plain(build, n, grid, stencil, ranks, pack="kernel", iters=50, block
 
 
 def section_bestplain(args, emit):
-    emit("### The kernel path against the best plain program\n")
-    emit("`halo-bandwidth --pack kernel` (huge pages, the default pipelined schedule) against "
-         "bench/onepass_exchange.cpp: one pass over the rows packs every piece, one message each way per distinct "
-         f"neighbour, one pass unpacks, on the same clock (the median of {args.blocks} blocks of {args.iters} exchanges, the slowest rank), "
-         "huge pages. Interleaved; ratio = median over pairs of halo-bandwidth / plain (below 1: halo-bandwidth is "
-         "faster), quartiles of the per-pair ratios in brackets. Time_us from runs without --breakdown; Pack_us + "
-         "Unpack_us from runs with it, against the plain program's pack and unpack passes timed inside its "
-         "exchanges (the rank with the most). Targets: ±x Time_us and Pack+Unpack <= 1.10; --faces and "
-         "--stencil box Time_us <= 1.15. 8 ranks on 2 cores are oversubscribed: each pair is given three times the "
-         "runs there. The last rows are the datatype path (`--pack datatype`) against the same program sending "
-         "each piece as MPI's subarray of the field (halo-bandwidth sends the pieces for one neighbour as one "
-         "struct of their subarrays; no target: does anything of ours add cost?).\n")
+    sec = Section(emit, "The kernel path against the best plain program",
+                  "`halo-bandwidth --pack kernel` (huge pages, the default pipelined schedule) against "
+                  "bench/onepass_exchange.cpp: one pass over the rows packs every piece, one message each way per "
+                  f"distinct neighbour, one pass unpacks, on the same clock (the median of {args.blocks} blocks of "
+                  f"{args.iters} exchanges, the slowest rank), huge pages. Interleaved; ratio = median over pairs of "
+                  "halo-bandwidth / plain (below 1: halo-bandwidth is faster), quartiles of the per-pair ratios in "
+                  "brackets. Time_us from runs without --breakdown; Pack_us + Unpack_us from runs with it, against the "
+                  "plain program's pack and unpack passes timed inside its exchanges (the rank with the most). "
+                  "Targets: ±x Time_us and Pack+Unpack <= 1.10; --faces and --stencil box Time_us <= 1.15. 8 ranks on "
+                  "2 cores are oversubscribed: each pair is given three times the runs there. The last rows are the "
+                  "datatype path (`--pack datatype`) against the same program sending each piece as MPI's subarray of "
+                  "the field (halo-bandwidth sends the pieces for one neighbour as one struct of their subarrays; no "
+                  "target: does anything of ours add cost?).")
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("| case | ranks | N | plain Time_us | halo Time_us | halo / plain | target | plain Pack+Unpack_us | "
-         "halo Pack+Unpack_us | halo / plain | target |")
-    emit("|---|---|---|---|---|---|---|---|---|---|---|")
-    cmds, messages, typed = [], [], []
+    sec.table(["case", "ranks", "N", "plain Time_us", "halo Time_us", "halo / plain", "target", "plain Pack+Unpack_us",
+               "halo Pack+Unpack_us", "halo / plain", "target"])
+    messages, typed = [], []
     for name, ranks, flags, stencil, sizes, target, pack in BESTPLAIN_CASES:
         if args.cases and f"{stencil}-{pack}" not in args.cases.split(","):
             continue
@@ -622,7 +591,7 @@ def section_bestplain(args, emit):
             if pack == "kernel":  # the same program with a message per piece, as halo-bandwidth sends them
                 configs[f"pieces{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks: onepass_plain(
                     args.build, n, grid, stencil, ranks, "kernel-pieces", args.iters, args.blocks)
-        cmds += [shown(*c) for c in configs.values() if not callable(c)]
+        sec.ran(*[c for c in configs.values() if not callable(c)])
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         for n in sizes:
             plain_rows = [r[(n, 0)] for r in got[f"plain{n}"]]
@@ -637,48 +606,41 @@ def section_bestplain(args, emit):
             kernel_x = name == "±x" and pack == "kernel"
             copy_target = f"<= {target:.2f} {'met' if med(rpu) <= target else 'MISSED'}" if kernel_x else ""
             time_target = f"<= {target:.2f} {'met' if med(rt) <= target else 'MISSED'}" if target else ""
-            copies = (f"{med(pup):.1f} | {med(pu):.1f} | {ratio_text(rpu)}" if pack == "kernel" else
-                      "0 | 0 | (MPI packs)")
-            emit(f"| {name} --pack {pack} --grid {grid} | {ranks} | {n} | {med(tp):.1f} | {med(t):.1f} | "
-                 f"{ratio_text(rt)} | {time_target} | {copies} | {copy_target} |")
+            copies = ((f"{med(pup):.1f}", f"{med(pu):.1f}", ratio_text(rpu)) if pack == "kernel" else
+                      ("0", "0", "(MPI packs)"))
+            sec.row(f"{name} --pack {pack} --grid {grid}", ranks, n, f"{med(tp):.1f}", f"{med(t):.1f}",
+                    ratio_text(rt), time_target, *copies, copy_target)
             if f"pieces{n}" in got:
                 tpp = [float(r[(n, 0)]["Time_us"]) for r in got[f"pieces{n}"]]
-                messages.append(f"| {name} --grid {grid} | {n} | {med(tp):.1f} | {med(tpp):.1f} | "
-                                f"{ratio_text([a / b for a, b in zip(tpp, tp)])} | {med(t):.1f} | "
-                                f"{ratio_text([a / b for a, b in zip(t, tpp)])} |")
+                messages.append((f"{name} --grid {grid}", n, f"{med(tp):.1f}", f"{med(tpp):.1f}",
+                                 ratio_text([a / b for a, b in zip(tpp, tp)]), f"{med(t):.1f}",
+                                 ratio_text([a / b for a, b in zip(t, tpp)])))
             if "halo-pieces" in got:
                 tpc = [float(r[(n, 0)]["Time_us"]) for r in got["halo-pieces"]]
-                typed.append(f"| {name} --grid {grid} | {n} | {med(tp):.1f} | {med(t):.1f} | {ratio_text(rt)} | "
-                             f"{med(tpc):.1f} | {ratio_text([a / b for a, b in zip(tpc, tp)])} | "
-                             f"{ratio_text([a / b for a, b in zip(t, tpc)])} |")
-    emit()
-    emit("Messages, from the same --pack kernel runs: the plain program with one message per distinct neighbour "
-         "(above, as halo-bandwidth's default --messages peer sends them) and with one per piece, as "
-         "halo-bandwidth --messages aggregated sends them (PACK kernel-pieces: on ±x 2x1x1 two messages to the "
-         "one neighbour, on 2x2x2 6 or 26 messages to 3 or 7 neighbours), and halo-bandwidth against the "
-         "second: what the message count weighs.\n")
-    emit("| case | N | plain, a message per neighbour | plain, a message per piece | per piece / per neighbour | "
-         "halo Time_us | halo / plain per piece |")
-    emit("|---|---|---|---|---|---|---|")
-    for line in messages:
-        emit(line)
-    emit()
+                typed.append((f"{name} --grid {grid}", n, f"{med(tp):.1f}", f"{med(t):.1f}", ratio_text(rt),
+                              f"{med(tpc):.1f}", ratio_text([a / b for a, b in zip(tpc, tp)]),
+                              ratio_text([a / b for a, b in zip(t, tpc)])))
+    sec.emit()
+    sec.say("Messages, from the same --pack kernel runs: the plain program with one message per distinct neighbour "
+            "(above, as halo-bandwidth's default --messages peer sends them) and with one per piece, as "
+            "halo-bandwidth --messages aggregated sends them (PACK kernel-pieces: on ±x 2x1x1 two messages to the "
+            "one neighbour, on 2x2x2 6 or 26 messages to 3 or 7 neighbours), and halo-bandwidth against the "
+            "second: what the message count weighs.")
+    sec.table(["case", "N", "plain, a message per neighbour", "plain, a message per piece",
+               "per piece / per neighbour", "halo Time_us", "halo / plain per piece"], messages)
     if typed:
-        emit("The datatype path's message shape, from the same runs: halo-bandwidth's one struct of the pieces' "
-             "subarrays per neighbour (the default --messages peer) and a subarray message per piece (--messages "
-             "aggregated, the plain program's shape), each against the plain program, and the first against the "
-             "second.\n")
-        emit("| case | N | plain Time_us | halo struct Time_us | struct / plain | halo per piece Time_us | "
-             "per piece / plain | struct / per piece |")
-        emit("|---|---|---|---|---|---|---|---|")
-        for line in typed:
-            emit(line)
-        emit()
+        sec.emit()
+        sec.say("The datatype path's message shape, from the same runs: halo-bandwidth's one struct of the pieces' "
+                "subarrays per neighbour (the default --messages peer) and a subarray message per piece (--messages "
+                "aggregated, the plain program's shape), each against the plain program, and the first against the "
+                "second.")
+        sec.table(["case", "N", "plain Time_us", "halo struct Time_us", "struct / plain", "halo per piece Time_us",
+                   "per piece / plain", "struct / per piece"], typed)
     if args.baseline and (not args.cases or "ab" in args.cases.split(",")):
-        bestplain_ab(args, emit, cmds)
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n RANKS build/halobw-onepass-exchange N "
-         f"GRID x|faces|box 1 {args.iters} 5 {args.blocks} 1 kernel|kernel-pieces|datatype`")
-    emit()
+        sec.emit()
+        bestplain_ab(args, sec)
+    sec.close(f"mpiexec -n RANKS build/halobw-onepass-exchange N GRID x|faces|box 1 {args.iters} 5 {args.blocks} 1 "
+              "kernel|kernel-pieces|datatype")
 
 
 # The direct method's cases: name, ranks, flags, the plain program's stencil (None: halo-bandwidth --method p2p
@@ -690,21 +652,19 @@ SHM_CASES = (("±x", 2, ["--axis", "x", "--grid", "2,1,1"], "x", (128, 256, 512)
 
 
 def section_shm(args, emit):
-    emit("### The direct method against the best plain program\n")
-    emit("`halo-bandwidth --method shm` (every piece copied out of the neighbour's field in the node's shared "
-         "window, one pass over the lines, ready/copied flags) against bench/onepass_exchange.cpp (huge pages, one "
-         "pass packs, one message each way per neighbour, one pass unpacks), or for ±z against halo-bandwidth "
-         "--method p2p --pack datatype (the face is contiguous: MPI copies it once, straight from the field). "
-         f"Median of {args.blocks} blocks of {args.iters} exchanges, the slowest rank. Interleaved; ratio = median "
-         "over pairs of shm / plain, quartiles in brackets. Mpi_us and Unpack_us from shm runs with --breakdown: "
-         "the flag waits and the copy. Copy_GBps from a shm run with --limit (a plain copy of Send_B where the "
-         "field lives), beside shm's Uni_GBps. 8 ranks on 2 cores are oversubscribed: each pair is given three times "
-         "the runs there.\n")
+    sec = Section(emit, "The direct method against the best plain program",
+                  "`halo-bandwidth --method shm` (every piece copied out of the neighbour's field in the node's shared "
+                  "window, one pass over the lines, ready/copied flags) against bench/onepass_exchange.cpp (huge "
+                  "pages, one pass packs, one message each way per neighbour, one pass unpacks), or for ±z against "
+                  "halo-bandwidth --method p2p --pack datatype (the face is contiguous: MPI copies it once, straight "
+                  f"from the field). Median of {args.blocks} blocks of {args.iters} exchanges, the slowest rank. "
+                  "Interleaved; ratio = median over pairs of shm / plain, quartiles in brackets. Mpi_us and Unpack_us "
+                  "from shm runs with --breakdown: the flag waits and the copy. Copy_GBps from a shm run with --limit "
+                  "(a plain copy of Send_B where the field lives), beside shm's Uni_GBps. 8 ranks on 2 cores are "
+                  "oversubscribed: each pair is given three times the runs there.")
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("| case | ranks | N | plain Time_us | shm Time_us | shm / plain | target | shm Mpi_us (waits) | "
-         "shm Unpack_us (copy) | shm Uni_GBps | Copy_GBps |")
-    emit("|---|---|---|---|---|---|---|---|---|---|---|")
-    cmds = []
+    sec.table(["case", "ranks", "N", "plain Time_us", "shm Time_us", "shm / plain", "target", "shm Mpi_us (waits)",
+               "shm Unpack_us (copy)", "shm Uni_GBps", "Copy_GBps"])
     for name, ranks, flags, stencil, sizes, target in SHM_CASES:
         grid = flags[flags.index("--grid") + 1]
         f = flags + ["--sizes", ",".join(map(str, sizes)), "--iters", str(args.iters), "--warmup", "5",
@@ -718,7 +678,7 @@ def section_shm(args, emit):
             for n in sizes:
                 configs[f"plain{n}"] = lambda n=n, grid=grid, stencil=stencil, ranks=ranks: onepass_plain(
                     args.build, n, grid, stencil, ranks, "kernel", args.iters, args.blocks)
-        cmds += [shown(*c) for c in configs.values() if not callable(c)]
+        sec.ran(*[c for c in configs.values() if not callable(c)])
         got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
         for n in sizes:
             plain = [r[(n, 0)] for r in got["p2p" if stencil is None else f"plain{n}"]]
@@ -727,38 +687,34 @@ def section_shm(args, emit):
             t = [float(r[(n, 0)]["Time_us"]) for r in got["shm"]]
             tp = [float(r["Time_us"]) for r in plain]
             rt = [a / b for a, b in zip(t, tp)]
-            col = lambda cfg, k: med([float(r[(n, 0)][k]) for r in got[cfg]])
-            emit(f"| {name} --grid {grid} | {ranks} | {n} | {med(tp):.1f} | {med(t):.1f} | {ratio_text(rt)} | "
-                 f"<= {target:.2f} {'met' if med(rt) <= target else 'MISSED'} | {col('shm-bd', 'Mpi_us'):.1f} | "
-                 f"{col('shm-bd', 'Unpack_us'):.1f} | {col('shm', 'Uni_GBps'):.2f} | "
-                 f"{col('shm-limit', 'Copy_GBps'):.2f} |")
-    emit()
+            col = lambda cfg, k, d=1: f"{med([float(r[(n, 0)][k]) for r in got[cfg]]):.{d}f}"
+            sec.row(f"{name} --grid {grid}", ranks, n, f"{med(tp):.1f}", f"{med(t):.1f}", ratio_text(rt),
+                    f"<= {target:.2f} {'met' if med(rt) <= target else 'MISSED'}", col("shm-bd", "Mpi_us"),
+                    col("shm-bd", "Unpack_us"), col("shm", "Uni_GBps", 2), col("shm-limit", "Copy_GBps", 2))
+    sec.emit()
     load = os.getloadavg()
-    emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (the machine is shared with other "
-         "engineers' builds)\n")
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; `mpiexec -n RANKS build/halobw-onepass-exchange N "
-         f"GRID x|faces|box 1 {args.iters} 5 {args.blocks} 1 kernel`")
-    emit()
+    sec.emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (the machine is shared with other "
+             "engineers' builds)")
+    sec.close(f"mpiexec -n RANKS build/halobw-onepass-exchange N GRID x|faces|box 1 {args.iters} 5 {args.blocks} 1 "
+              "kernel")
 
 
-def bestplain_ab(args, emit, cmds):
+def bestplain_ab(args, sec):
     """The contiguous faces, this build against --baseline: the host copy's change must not slow them."""
-    emit("The contiguous faces, this build against the baseline build (--baseline), interleaved: ratio = median "
-         "over pairs of this / baseline Time_us (target: within noise, quartiles across 1).\n")
-    emit("| case | N | baseline Time_us | this Time_us | this / baseline |")
-    emit("|---|---|---|---|---|")
+    sec.say("The contiguous faces, this build against the baseline build (--baseline), interleaved: ratio = median "
+            "over pairs of this / baseline Time_us (target: within noise, quartiles across 1).")
+    sec.table(["case", "N", "baseline Time_us", "this Time_us", "this / baseline"])
     new, old = os.path.join(args.build, "halo-bandwidth"), os.path.join(args.baseline, "halo-bandwidth")
     for axis, grid in (("z", "1,1,2"), ("y", "1,2,1")):
         f = ["--axis", axis, "--grid", grid, "--pack", "kernel", "--sizes", "256,512", "--iters", "50", "--warmup",
              "5", "--repeats", "3"]
         configs = {"old": (old, 2, f), "new": (new, 2, f)}
-        cmds += [shown(*c) for c in configs.values()]
+        sec.ran(*configs.values())
         got = interleave(configs, args.pairs)
         for n in (256, 512):
             t = {k: [float(r[(n, 0)]["Time_us"]) for r in got[k]] for k in configs}
-            emit(f"| ±{axis} --grid {grid} | {n} | {med(t['old']):.1f} | {med(t['new']):.1f} | "
-                 f"{ratio_text([a / b for a, b in zip(t['new'], t['old'])])} |")
-    emit()
+            sec.row(f"±{axis} --grid {grid}", n, f"{med(t['old']):.1f}", f"{med(t['new']):.1f}",
+                    ratio_text([a / b for a, b in zip(t["new"], t["old"])]))
 
 
 def callgrind_per_exchange(exe, flags, iters):
@@ -784,31 +740,27 @@ def section_regions(args, emit):
     out (-DHALOBW_PROFILE_REGIONS=OFF), at N = 16 where an exchange is shortest and they weigh most."""
     if not args.baseline:
         raise SystemExit("the regions section needs --baseline: a build with -DHALOBW_PROFILE_REGIONS=OFF")
-    emit("### The profiling regions' cost in the timed loop\n")
-    emit("This build (regions on, no tool loaded) against the baseline build with the regions compiled out "
-         "(`-DHALOBW_PROFILE_REGIONS=OFF`), 2 ranks, N = 16, `--iters 2000`, interleaved: ratio = median over "
-         "pairs of on / off Time_us; and callgrind's instructions per exchange (one rank, its pieces sent to itself "
-         "with `--self mpi`; two runs of K and 2K exchanges, differenced), which no noise moves.\n")
-    emit("| case | off Time_us | on Time_us | on / off | off instr/exchange | on instr/exchange |")
-    emit("|---|---|---|---|---|---|")
+    sec = Section(emit, "The profiling regions' cost in the timed loop",
+                  "This build (regions on, no tool loaded) against the baseline build with the regions compiled out "
+                  "(`-DHALOBW_PROFILE_REGIONS=OFF`), 2 ranks, N = 16, `--iters 2000`, interleaved: ratio = median over "
+                  "pairs of on / off Time_us; and callgrind's instructions per exchange (one rank, its pieces sent to "
+                  "itself with `--self mpi`; two runs of K and 2K exchanges, differenced), which no noise moves.")
+    sec.table(["case", "off Time_us", "on Time_us", "on / off", "off instr/exchange", "on instr/exchange"])
     new, old = os.path.join(args.build, "halo-bandwidth"), os.path.join(args.baseline, "halo-bandwidth")
-    cmds = []
     for name, f in (("±z kernel", ["--axis", "z", "--grid", "1,1,2", "--pack", "kernel"]),
                     ("±x kernel", ["--axis", "x", "--grid", "2,1,1", "--pack", "kernel"]),
                     ("--faces kernel 2x1x1", ["--faces", "--grid", "2,1,1", "--pack", "kernel"])):
         flags = f + ["--sizes", "16", "--warmup", "50", "--repeats", "3"]
         configs = {"off": (old, 2, flags + ["--iters", "2000"]), "on": (new, 2, flags + ["--iters", "2000"])}
-        cmds += [shown(*c) for c in configs.values()]
+        sec.ran(*configs.values())
         got = interleave(configs, args.pairs)
         t = {k: [float(r[(16, 0)]["Time_us"]) for r in got[k]] for k in configs}
         one = [x for i, x in enumerate(flags) if x != "--grid" and (i == 0 or flags[i - 1] != "--grid")]
         ins = {k: callgrind_per_exchange(exe, one, 200) for k, exe in (("off", old), ("on", new))}
-        emit(f"| {name} | {med(t['off']):.2f} | {med(t['on']):.2f} | "
-             f"{ratio_text([a / b for a, b in zip(t['on'], t['off'])])} | {ins['off']:.0f} | {ins['on']:.0f} |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds) + "; the instruction counts: the same under "
-         "`valgrind --tool=callgrind` on 1 rank with `--grid 1,1,1 --self mpi`, `--iters 200` and `--iters 400`.")
-    emit()
+        sec.row(name, f"{med(t['off']):.2f}", f"{med(t['on']):.2f}",
+                ratio_text([a / b for a, b in zip(t["on"], t["off"])]), f"{ins['off']:.0f}", f"{ins['on']:.0f}")
+    sec.close(tail="; the instruction counts: the same under `valgrind --tool=callgrind` on 1 rank with "
+              "`--grid 1,1,1 --self mpi`, `--iters 200` and `--iters 400`.")
 
 
 METHODS = (("p2p", []), ("persistent", []), ("partitioned", []), ("neighbor", []), ("neighbor-persistent", []),
@@ -832,18 +784,16 @@ MPI4 = ("p2p", "persistent", "partitioned", "neighbor", "neighbor-persistent")
 
 
 def section_mpi4(args, emit):
-    emit("### MPI-4's methods against p2p\n")
+    Section(emit, "MPI-4's methods against p2p")
     for spec in args.mpi or [f"openmpi={args.build}"]:
         mpi, build = spec.split("=", 1)
         exe = os.path.join(build, "halo-bandwidth")
         methods = [m for m in MPI4 if offered(exe, m, [])]
-        emit(f"#### {mpi} (`{launcher_of(exe)}`): {', '.join(methods)}\n")
-        emit("Median Time_us and Mpi_us (`--breakdown`) of the interleaved runs, and each method's Time_us as a "
-             "share of p2p's in the same pair (median of the paired ratios; above 1 is slower).\n")
-        emit("| case | N | " + " | ".join(f"{m} Time_us" for m in methods) + " | " +
-             " | ".join(f"{m} Mpi_us" for m in methods) + " | " + " | ".join(f"{m}/p2p" for m in methods[1:]) + " |")
-        emit("|---|---|" + "---|" * (3 * len(methods) - 1))
-        cmds = []
+        sec = Section(emit, f"{mpi} (`{launcher_of(exe)}`): {', '.join(methods)}",
+                      "Median Time_us and Mpi_us (`--breakdown`) of the interleaved runs, and each method's Time_us as "
+                      "a share of p2p's in the same pair (median of the paired ratios; above 1 is slower).", level=4)
+        sec.table(["case", "N", *[f"{m} Time_us" for m in methods], *[f"{m} Mpi_us" for m in methods],
+                   *[f"{m}/p2p" for m in methods[1:]]])
         cases = [(f"±{axis} {pack}", 2, ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", "128,256,512"])
                  for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")) for pack in ("datatype", "kernel")]
         cases.append(("box 2x2x2 kernel", 8, ["--stencil", "box", "--grid", "2,2,2", "--pack", "kernel", "--sizes",
@@ -853,35 +803,29 @@ def section_mpi4(args, emit):
             for m in methods:
                 f = flags + ["--method", m, "--breakdown", "--iters", "30", "--warmup", "5", "--repeats", "3"]
                 configs[m] = (exe, ranks, f)
-                cmds.append(shown(exe, ranks, f))
+                sec.ran((exe, ranks, f))
             got = interleave(configs, args.pairs)
             for n in sorted({k[0] for k in got["p2p"][0]}):
                 time = {m: med([float(r[(n, 0)]["Time_us"]) for r in got[m]]) for m in methods}
                 mpi_us = {m: med([float(r[(n, 0)]["Mpi_us"]) for r in got[m]]) for m in methods}
                 rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
                                       for a, b in zip(got[m], got["p2p"])]) for m in methods[1:]}
-                emit(f"| {name} | {n} | " + " | ".join(f"{time[m]:.1f}" for m in methods) + " | " +
-                     " | ".join(f"{mpi_us[m]:.1f}" for m in methods) + " | " +
-                     " | ".join(rel[m] for m in methods[1:]) + " |")
-        emit()
-        emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
-        emit()
+                sec.row(name, n, *[f"{time[m]:.1f}" for m in methods], *[f"{mpi_us[m]:.1f}" for m in methods],
+                        *[rel[m] for m in methods[1:]])
+        sec.close()
 
 
 def section_methods(args, emit):
-    emit("### The four MPI methods\n")
+    Section(emit, "The four MPI methods")
     builds = args.mpi or [f"openmpi={args.build}"]
     for spec in builds:
         mpi, build = spec.split("=", 1)
         exe = os.path.join(build, "halo-bandwidth")
         methods = [(m, extra) for m, extra in METHODS if offered(exe, m, extra)]
-        emit(f"#### {mpi} (`{launcher_of(exe)}`)\n")
-        emit("2 ranks, median Uni_GBps of the interleaved runs, and each method's Time_us as a share of p2p's "
-             "(ratio = Time_us(method) / Time_us(p2p); above 1 is slower).\n")
-        emit("| faces | pack | N | " + " | ".join(f"{m} GB/s" for m, _ in methods) + " | " +
-             " | ".join(f"{m}/p2p" for m, _ in methods[1:]) + " |")
-        emit("|---|---|---|" + "---|" * (2 * len(methods) - 1))
-        cmds = []
+        sec = Section(emit, f"{mpi} (`{launcher_of(exe)}`)",
+                      "2 ranks, median Uni_GBps of the interleaved runs, and each method's Time_us as a share of p2p's "
+                      "(ratio = Time_us(method) / Time_us(p2p); above 1 is slower).", level=4)
+        sec.table(["faces", "pack", "N", *[f"{m} GB/s" for m, _ in methods], *[f"{m}/p2p" for m, _ in methods[1:]]])
         for axis, grid in (("z", "1,1,2"), ("x", "2,1,1")):
             for pack in ("datatype", "kernel"):
                 configs = {}
@@ -889,35 +833,30 @@ def section_methods(args, emit):
                     f = ["--axis", axis, "--grid", grid, "--pack", pack, "--sizes", "128,256,512", "--iters", "30",
                          "--warmup", "5", "--repeats", "3"] + method_flags(m, extra)
                     configs[m] = (exe, 2, f)
-                    cmds.append(shown(exe, 2, f))
+                    sec.ran((exe, 2, f))
                 got = interleave(configs, args.pairs)
                 for n in (128, 256, 512):
                     uni = {m: med([float(r[(n, 0)]["Uni_GBps"]) for r in got[m]]) for m, _ in methods}
                     rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
                                           for a, b in zip(got[m], got["p2p"])]) for m, _ in methods[1:]}
-                    emit(f"| ±{axis} | {pack} | {n} | " + " | ".join(f"{uni[m]:.3f}" for m, _ in methods) + " | " +
-                         " | ".join(rel[m] for m, _ in methods[1:]) + " |")
-        emit()
-        emit("8 ranks oversubscribed, all faces on 2x2x2, `--pack kernel`:\n")
-        emit("| N | " + " | ".join(f"{m} Time_us" for m, _ in methods) + " | " +
-             " | ".join(f"{m}/p2p" for m, _ in methods[1:]) + " |")
-        emit("|---|" + "---|" * (2 * len(methods) - 1))
+                    sec.row(f"±{axis}", pack, n, *[f"{uni[m]:.3f}" for m, _ in methods],
+                            *[rel[m] for m, _ in methods[1:]])
+        sec.emit()
+        sec.say("8 ranks oversubscribed, all faces on 2x2x2, `--pack kernel`:")
+        sec.table(["N", *[f"{m} Time_us" for m, _ in methods], *[f"{m}/p2p" for m, _ in methods[1:]]])
         configs = {}
         for m, extra in methods:
             f = ["--faces", "--grid", "2,2,2", "--pack", "kernel", "--sizes", "64,128", "--iters", "20", "--warmup", "3",
                  "--repeats", "3"] + method_flags(m, extra)
             configs[m] = (exe, 8, f)
-            cmds.append(shown(exe, 8, f))
+            sec.ran((exe, 8, f))
         got = interleave(configs, args.pairs)
         for n in (64, 128):
             t = {m: med([float(r[(n, 0)]["Time_us"]) for r in got[m]]) for m, _ in methods}
             rel = {m: ratio_text([float(a[(n, 0)]["Time_us"]) / float(b[(n, 0)]["Time_us"])
                                   for a, b in zip(got[m], got["p2p"])]) for m, _ in methods[1:]}
-            emit(f"| {n} | " + " | ".join(f"{t[m]:.1f}" for m, _ in methods) + " | " +
-                 " | ".join(rel[m] for m, _ in methods[1:]) + " |")
-        emit()
-        emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
-        emit()
+            sec.row(n, *[f"{t[m]:.1f}" for m, _ in methods], *[rel[m] for m, _ in methods[1:]])
+        sec.close()
 
 
 NETWORK = {"openmpi": ({}, ["--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"]),
@@ -925,12 +864,10 @@ NETWORK = {"openmpi": ({}, ["--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_inc
 
 
 def section_network(args, emit):
-    emit("### Off-node through a real network stack (TCP on loopback)\n")
-    emit("2 ranks, ±z on 1x1x2, `--pack datatype` and `--pack kernel`: the same exchange over shared memory and "
-         "forced through TCP; median Uni_GBps of the interleaved runs.\n")
-    emit("| MPI | pack | N | shared memory GB/s | TCP GB/s | TCP / shm |")
-    emit("|---|---|---|---|---|---|")
-    cmds = []
+    sec = Section(emit, "Off-node through a real network stack (TCP on loopback)",
+                  "2 ranks, ±z on 1x1x2, `--pack datatype` and `--pack kernel`: the same exchange over shared memory "
+                  "and forced through TCP; median Uni_GBps of the interleaved runs.")
+    sec.table(["MPI", "pack", "N", "shared memory GB/s", "TCP GB/s", "TCP / shm"])
     for spec in args.mpi or [f"openmpi={args.build}"]:
         mpi, build = spec.split("=", 1)
         exe = os.path.join(build, "halo-bandwidth")
@@ -953,17 +890,14 @@ def section_network(args, emit):
                         rows[(int(r["N"]), 0)] = r
                 return rows
             got = interleave({"shm": (exe, 2, f), "tcp": tcp}, args.pairs)
-            cmds.append(shown(exe, 2, f))
-            cmds.append(" ".join(f"{k}={v}" for k, v in env.items()) + " " + " ".join(mpiexec(2, launcher) + mca) +
-                        " " + os.path.relpath(exe) + " " + " ".join(f))
+            sec.ran((exe, 2, f), " ".join([*(f"{k}={v}" for k, v in env.items()), *mpiexec(2, launcher), *mca,
+                                           os.path.relpath(exe), *f]))
             for n in (128, 512):
                 shm = [float(r[(n, 0)]["Uni_GBps"]) for r in got["shm"]]
                 net = [float(r[(n, 0)]["Uni_GBps"]) for r in got["tcp"]]
-                emit(f"| {mpi} | {pack} | {n} | {med(shm):.3f} | {med(net):.3f} | "
-                     f"{ratio_text([b / a for a, b in zip(shm, net)])} |")
-    emit()
-    emit("Commands: " + "; ".join(f"`{c.strip()}`" for c in cmds))
-    emit()
+                sec.row(mpi, pack, n, f"{med(shm):.3f}", f"{med(net):.3f}",
+                        ratio_text([b / a for a, b in zip(shm, net)]))
+    sec.close()
 
 
 # Placements on simulated nodes: (ranks, nodes, grid, extents). On 4x2x1 as 2 nodes of 4, linear gives each node a
@@ -977,12 +911,12 @@ PLACEMENT_CASES = ((8, 2, "4,2,1", ("512x128x128", "1024x256x256", "512x512x256"
 
 
 def section_placement(args, emit):
-    emit("### Placement on simulated nodes: --placement linear against --placement nodes\n")
+    sec = Section(emit, "Placement on simulated nodes: --placement linear against --placement nodes")
     tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests")
     sys.path.insert(0, tests)
     import launch_cases  # the fake ssh and the launcher line of the `nodes` suite, one copy
     if not launch_cases.unshare_ok():
-        emit("Skipped: `unshare -u` is not permitted here (it needs root or CAP_SYS_ADMIN), so no simulated nodes.\n")
+        sec.say("Skipped: `unshare -u` is not permitted here (it needs root or CAP_SYS_ADMIN), so no simulated nodes.")
         return
     exe = os.path.join(args.build, "halo-bandwidth")
     launcher = launcher_of(exe)
@@ -993,25 +927,24 @@ def section_placement(args, emit):
     extra = ["--mca", "mpi_yield_when_idle", "1"] if kind == "openmpi" else []
     yields = ("`--mca mpi_yield_when_idle 1`, as Open MPI sets it itself for an oversubscribed node: both nodes "
               "share this machine's cores. " if extra else "")
-    emit("Each node's daemon is started through the fake ssh of tests/launch_cases.py in a UTS namespace of its own, "
-         "so MPI sees separate nodes: shared memory within a node, TCP between, to this machine's own address, so the "
-         "kernel delivers it here with no wire (the network section: TCP at 0.26-0.52 of shared memory's rate). `--faces`, "
-         "`--pack datatype`, p2p; linear and nodes interleaved, in alternating order. OffNode_B: the most bytes one "
-         "rank sends off its node per exchange; NodeOut_B: the most one node sends; both from each run's JSON. "
-         "bytes = linear / nodes of either (they agree here: every brick is the same). time = median over pairs of "
-         "Time_us(linear) / Time_us(nodes), quartiles in brackets: above 1, nodes is faster. " + yields +
-         "Ranks outnumber the cores: each pair is given three times the runs when they do.\n")
+    sec.say("Each node's daemon is started through the fake ssh of tests/launch_cases.py in a UTS namespace of its "
+            "own, so MPI sees separate nodes: shared memory within a node, TCP between, to this machine's own "
+            "address, so the kernel delivers it here with no wire (the network section: TCP at 0.26-0.52 of shared "
+            "memory's rate). `--faces`, `--pack datatype`, p2p; linear and nodes interleaved, in alternating order. "
+            "OffNode_B: the most bytes one rank sends off its node per exchange; NodeOut_B: the most one node sends; "
+            "both from each run's JSON. bytes = linear / nodes of either (they agree here: every brick is the same). "
+            "time = median over pairs of Time_us(linear) / Time_us(nodes), quartiles in brackets: above 1, nodes is "
+            "faster. " + yields + "Ranks outnumber the cores: each pair is given three times the runs when they do.")
     load = os.getloadavg()
-    emit(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)\n")
-    emit("| ranks | grid | Global | linear OffNode_B | nodes OffNode_B | bytes | linear NodeOut_B | nodes NodeOut_B | "
-         "bytes | linear Time_us | nodes Time_us | time linear/nodes |")
-    emit("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    sec.say(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    sec.table(["ranks", "grid", "Global", "linear OffNode_B", "nodes OffNode_B", "bytes", "linear NodeOut_B",
+               "nodes NodeOut_B", "bytes", "linear Time_us", "nodes Time_us", "time linear/nodes"])
     work = tempfile.mkdtemp(prefix="halobw-placement-")
     ssh = os.path.join(work, "ssh")
     with open(ssh, "w") as f:
         f.write(launch_cases.FAKE_SSH)
     os.chmod(ssh, 0o755)
-    cmds, problems = [], []
+    problems = []
     try:
         for ranks, count, grid, sizes in PLACEMENT_CASES:
             prefix = launch_cases.node_launcher(types.SimpleNamespace(kind=kind, mpiexec=launcher), ssh, count,
@@ -1032,9 +965,9 @@ def section_placement(args, emit):
                 return {r.get("Global") or str(r.get("N")): r for r in doc["rows"]}
 
             for placement in ("linear", "nodes"):
-                cmds.append(" ".join([os.path.basename(prefix[0])] + prefix[1:]).replace(ssh, "SSH") + " " +
-                            " ".join([os.path.relpath(exe)] + flags + ["--placement", placement, "--format", "json",
-                                                                       "--output", "r.json"]))
+                sec.ran(" ".join([os.path.basename(prefix[0])] + prefix[1:]).replace(ssh, "SSH") + " " +
+                        " ".join([os.path.relpath(exe)] + flags + ["--placement", placement, "--format", "json",
+                                                                   "--output", "r.json"]))
             got = interleave({p: (lambda p=p: placed(p)) for p in ("linear", "nodes")},
                              args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
             for size in sizes:
@@ -1047,24 +980,22 @@ def section_placement(args, emit):
                             problems.append(f"{ranks} ranks {size} {p}: {col} differs between runs: {sorted(seen)}")
                         b[p, col] = rows[p][0][col]
                 t = {p: [r["Time_us"] for r in rows[p]] for p in rows}
-                emit(f"| {ranks} as {count}x{ranks // count} | {grid.replace(',', 'x')} | {size} | "
-                     f"{b['linear', 'OffNode_B']} | {b['nodes', 'OffNode_B']} | "
-                     f"{b['linear', 'OffNode_B'] / b['nodes', 'OffNode_B']:.2f} | "
-                     f"{b['linear', 'NodeOut_B']} | {b['nodes', 'NodeOut_B']} | "
-                     f"{b['linear', 'NodeOut_B'] / b['nodes', 'NodeOut_B']:.2f} | "
-                     f"{med(t['linear']):.1f} | {med(t['nodes']):.1f} | "
-                     f"{ratio_text([a / c for a, c in zip(t['linear'], t['nodes'])])} |")
+                sec.row(f"{ranks} as {count}x{ranks // count}", grid.replace(",", "x"), size,
+                        b["linear", "OffNode_B"], b["nodes", "OffNode_B"],
+                        f"{b['linear', 'OffNode_B'] / b['nodes', 'OffNode_B']:.2f}",
+                        b["linear", "NodeOut_B"], b["nodes", "NodeOut_B"],
+                        f"{b['linear', 'NodeOut_B'] / b['nodes', 'NodeOut_B']:.2f}",
+                        f"{med(t['linear']):.1f}", f"{med(t['nodes']):.1f}",
+                        ratio_text([a / c for a, c in zip(t["linear"], t["nodes"])]))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    emit()
+    sec.emit()
     for line in problems:
-        emit(f"Note: {line}")
+        sec.emit(f"Note: {line}")
     load = os.getloadavg()
-    emit(f"Load average at the end (the section's own ranks count in it): {load[0]:.2f} {load[1]:.2f} "
-         f"{load[2]:.2f}\n")
-    emit("Commands (SSH: tests/launch_cases.py's FAKE_SSH written to an executable file): " +
-         "; ".join(f"`{c}`" for c in cmds))
-    emit()
+    sec.emit(f"Load average at the end (the section's own ranks count in it): {load[0]:.2f} {load[1]:.2f} "
+             f"{load[2]:.2f}")
+    sec.close(label="Commands (SSH: tests/launch_cases.py's FAKE_SSH written to an executable file)")
 
 
 # The phases --breakdown prints, in the order of the table of section simulated.
@@ -1089,31 +1020,28 @@ def simulated_table(smpi_exe, flags, cfg=()):
 
 
 def section_simulated(args, emit):
-    emit("### The model against the real run: 2 ranks on this machine and on platforms/this-machine.xml\n")
+    sec = Section(emit, "The model against the real run: 2 ranks on this machine and on platforms/this-machine.xml")
     smpi_exe = os.path.join(args.smpi_build, "halo-bandwidth")
     if shutil.which("smpirun") is None or not os.access(smpi_exe, os.X_OK):
-        emit(f"Skipped: no smpirun, or no {smpi_exe} (cmake --preset smpi && cmake --build --preset smpi).\n")
+        sec.say(f"Skipped: no smpirun, or no {smpi_exe} (cmake --preset smpi && cmake --build --preset smpi).")
         return
     exe = os.path.join(args.build, "halo-bandwidth")
-    emit("The same command, real (Open MPI, 2 ranks on this machine's shared memory) and simulated (SMPI, 2 ranks on "
-         "one node of platforms/this-machine.xml, `scripts/simulate`), run one after the other in alternating "
-         "order. real and sim: the medians over the pairs; sim/real: the median of the per-pair ratios, quartiles "
-         "in brackets; best: the real run's least (its best rate) over the pairs, the nearest to a quiet machine. net: "
-         "the simulated run with `--cfg=smpi/simulate-computation:no`, the network model alone (no computation "
-         "injected; deterministic, run once). Pack_us and Unpack_us are 0 on the datatype path.\n")
+    sec.say("The same command, real (Open MPI, 2 ranks on this machine's shared memory) and simulated (SMPI, 2 ranks "
+            "on one node of platforms/this-machine.xml, `scripts/simulate`), run one after the other in alternating "
+            "order. real and sim: the medians over the pairs; sim/real: the median of the per-pair ratios, quartiles "
+            "in brackets; best: the real run's least (its best rate) over the pairs, the nearest to a quiet machine. "
+            "net: the simulated run with `--cfg=smpi/simulate-computation:no`, the network model alone (no "
+            "computation injected; deterministic, run once). Pack_us and Unpack_us are 0 on the datatype path.")
     load = os.getloadavg()
-    emit(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)\n")
-    emit("| pack | N | phase | real | sim | sim/real | real, best | net |")
-    emit("|---|---|---|---|---|---|---|---|")
-    cmds = []
+    sec.say(f"Load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    sec.table(["pack", "N", "phase", "real", "sim", "sim/real", "real, best", "net"])
     for pack in ("datatype", "kernel"):
         f = ["--axis", "z", "--grid", "1,1,2", "--pack", pack, "--sizes", "64,128,256", "--breakdown", "--iters", "50",
              "--warmup", "5", "--repeats", "3"]
         got = interleave({"real": (exe, 2, f), "sim": lambda f=f: simulated_table(smpi_exe, f)}, args.pairs)
         net = simulated_table(smpi_exe, f, ["--cfg=smpi/simulate-computation:no"])
-        cmds.append(shown(exe, 2, f))
-        cmds.append(f"scripts/simulate --platform platforms/this-machine.xml -n 2 --exe {os.path.relpath(smpi_exe)} "
-                    f"[--cfg=smpi/simulate-computation:no] -- " + " ".join(f))
+        sec.ran((exe, 2, f), f"scripts/simulate --platform platforms/this-machine.xml -n 2 --exe "
+                f"{os.path.relpath(smpi_exe)} [--cfg=smpi/simulate-computation:no] -- " + " ".join(f))
         for n in (64, 128, 256):
             for k in PHASES + ("Uni_GBps",):
                 real = [float(r[(n, 0)][k]) for r in got["real"]]
@@ -1121,13 +1049,12 @@ def section_simulated(args, emit):
                 ratios = [b / a for a, b in zip(real, sim) if a > 0]
                 best = max(real) if k == "Uni_GBps" else min(real)
                 d = 2 if k == "Uni_GBps" else 1
-                emit(f"| {pack} | {n} | {k} | {med(real):.{d}f} | {med(sim):.{d}f} | "
-                     f"{ratio_text(ratios) if ratios else '-'} | {best:.{d}f} | {float(net[(n, 0)][k]):.{d}f} |")
+                sec.row(pack, n, k, f"{med(real):.{d}f}", f"{med(sim):.{d}f}", ratio_text(ratios) if ratios else "-",
+                        f"{best:.{d}f}", f"{float(net[(n, 0)][k]):.{d}f}")
     load = os.getloadavg()
-    emit()
-    emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
-    emit("Commands: " + "; ".join(f"`{c}`" for c in cmds))
-    emit()
+    sec.emit()
+    sec.emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    sec.close()
 
 
 # The rows each library runs: name, ranks, flags, the plain program's stencil (z: bench/plain_exchange.cpp, else
