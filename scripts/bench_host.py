@@ -693,8 +693,7 @@ def section_shm(args, emit):
                     col("shm-bd", "Unpack_us"), col("shm", "Uni_GBps", 2), col("shm-limit", "Copy_GBps", 2))
     sec.emit()
     load = os.getloadavg()
-    sec.emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (the machine is shared with other "
-             "engineers' builds)")
+    sec.emit(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     sec.close(f"mpiexec -n RANKS build/halobw-onepass-exchange N GRID x|faces|box 1 {args.iters} 5 {args.blocks} 1 "
               "kernel")
 
