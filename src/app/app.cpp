@@ -153,9 +153,9 @@ JobPlan plan_job(const Comm& comm, const Options& opt, const Layout& layout) {
   j.hosts = gather_hostnames(comm);
   j.node_of_rank = node_of_ranks(comm);
   j.node = node_rank(comm);
-  j.map = rank_maps({opt.placements.front()}, layout.grid.dims(), placement_shape(opt, layout.rows),
-                    j.node_of_rank, [&] { return cart_placement(comm, layout.grid.dims(), opt.periodic); })
-              .front();
+  j.map = rank_maps({opt.placements.front()}, layout.grid.dims(), layout.placement, j.node_of_rank, [&] {
+            return cart_placement(comm, layout.grid.dims(), opt.periodic);
+          }).front();
   j.grid = placed(layout.grid, j.map);
   j.rows = plan_own_rows(opt, layout.rows, j.grid, comm.rank(), j.node_of_rank);
   reduce_summaries(comm, j.rows);
@@ -196,16 +196,23 @@ int run_on_devices(Process& process, const Comm& comm, const Options& opt, const
   const RowFacts facts = row_facts(job.rows);
   const int nodes = 1 + *std::max_element(job.node_of_rank.begin(), job.node_of_rank.end());
   setup.groups = groups_of(opt, facts, nodes);
-  const HeaderSources sources{opt,         job.grid,         job.hosts,    devices->dev,
-                              devices->tc, devices->aware,   setup.groups, facts,
-                              job.map,     job.node_of_rank, process};
+  const HeaderSources sources{opt,
+                              job.grid,
+                              job.hosts,
+                              devices->dev,
+                              devices->tc,
+                              devices->aware,
+                              setup.groups,
+                              facts,
+                              layout.nothing_crosses,
+                              job.map,
+                              job.node_of_rank,
+                              process};
   HeaderInfo header = make_header(comm, sources, env);
   header.notes.push_back(memory_summary);
   add_node_cores(comm, header);
   add_provenance(header, args, env, process.thread_level());
-  return measure_and_report(
-      comm, setup, header,
-      warnings_of(job, nothing_crosses(opt, layout.grid, comm.size(), facts.any_remote)));
+  return measure_and_report(comm, setup, header, warnings_of(job, layout.nothing_crosses));
 }
 
 // Each rank parsed its own command line and environment: they must describe one run. Collective.

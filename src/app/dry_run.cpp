@@ -65,7 +65,7 @@ std::vector<DryRow> plan_dry(const Options& opt, const ProcGrid& grid, const Dry
                              const std::vector<RowSpec>& specs, MemoryUse use) {
   std::vector<DryRow> rows;
   for (const RowSpec& spec : specs) {
-    const Shape shape = shape_of(opt, spec);
+    const Shape& shape = spec.shape;
     for (const RankMap& map : job.maps) {
       DryRow row;
       row.spec = &spec;
@@ -85,23 +85,17 @@ std::vector<DryRow> plan_dry(const Options& opt, const ProcGrid& grid, const Dry
   return rows;
 }
 
-// The size as its column (size_column) prints it: a side, or extents (Global: the box, Local: the brick).
-std::string size_text(const Options& opt, const RowSpec& s) {
-  const std::string column = size_column(opt);
-  if (column == "N" || column == "L") return std::to_string(s.cube());
-  return dims_string(column == "Global" ? s.global : s.size);
-}
-
-std::string render_rows(const Options& opt, const std::vector<DryRow>& rows, std::uint64_t available) {
+std::string render_rows(const Options& opt, const std::string& column, const std::vector<DryRow>& rows,
+                        std::uint64_t available) {
   const bool sweep = opt.halos.size() > 1;
   const bool several = opt.placements.size() > 1;
   std::string out = fmt::format(
       "# {}{}{} Send_B Send_min_B RemoteFaces SelfFaces OffNodeFaces BoundaryFaces OffNode_B NodeOut_B "
       "Brick_min Brick_max Rank_B Node_B Fits\n",
-      size_column(opt), sweep ? " H" : "", several ? " Placement" : "");
+      column, sweep ? " H" : "", several ? " Placement" : "");
   for (const DryRow& r : rows) {
     const PieceCounts& c = r.all.most;
-    out += fmt::format("{}{}{} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", size_text(opt, *r.spec),
+    out += fmt::format("{}{}{} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", r.spec->size_text,
                        sweep ? " " + std::to_string(r.spec->halo) : std::string(),
                        several ? " " + to_string(r.placement) : std::string(), r.all.send_max, r.all.send_min,
                        c.remote_faces, c.self_faces, c.offnode_faces, c.boundary_faces, r.all.offnode_max,
@@ -167,8 +161,9 @@ int print_dry(const Options& opt, const Layout& layout, const DryJob& job, const
                memory_use(opt, tc->transport, host_placement(opt.hugepages == Toggle::on)));
   const auto available = Process::host_available_bytes();
   // Under a simulation this machine's memory is no simulated node's: Fits is n/a (0 below).
-  const std::string text = render_header(opt, grid, job, *tc, available) +
-                           render_rows(opt, rows, Process::simulation() ? 0 : available.value_or(0));
+  const std::string text =
+      render_header(opt, grid, job, *tc, available) +
+      render_rows(opt, layout.size_column, rows, Process::simulation() ? 0 : available.value_or(0));
   if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
     std::fprintf(stderr, "halo-bandwidth: error: standard output: cannot write\n");
     return exit_status(ExitCode::runtime_error);
@@ -208,7 +203,7 @@ int dry_run_alone(const Options& opt, const EnvLookup& env) {
   const int nodes = nodes_of(job.node_of_rank);
   job.where = fmt::format("{} rank{}, {} per node in blocks (as srun places them): {} node{}", ranks,
                           ranks == 1 ? "" : "s", per_node, nodes, nodes == 1 ? "" : "s");
-  job.maps = rank_maps(opt.placements, grid.dims(), placement_shape(opt, layout->rows), job.node_of_rank,
+  job.maps = rank_maps(opt.placements, grid.dims(), layout->placement, job.node_of_rank,
                        [&] { return cart_without_mpi(grid.dims()); });
   return print_dry(opt, *layout, job, env);
 }
@@ -225,7 +220,7 @@ int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout, cons
   const int nodes = nodes_of(job.node_of_rank);
   job.where = fmt::format("this job's {} rank{} on {} node{} (MPI_Comm_split_type)", comm.size(),
                           comm.size() == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
-  job.maps = rank_maps(opt.placements, grid.dims(), placement_shape(opt, layout.rows), job.node_of_rank,
+  job.maps = rank_maps(opt.placements, grid.dims(), layout.placement, job.node_of_rank,
                        [&] { return cart_placement(comm, grid.dims(), opt.periodic); });
   return comm.rank() == 0 ? print_dry(opt, layout, job, env) : 0;
 }

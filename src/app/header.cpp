@@ -138,7 +138,7 @@ void measurement_notes(const HeaderSources& src, HeaderInfo& h) {
 }
 
 // The notes on where the run runs and how it is guarded.
-void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, HeaderInfo& h) {
+void run_notes(const HeaderSources& src, const EnvLookup& env, HeaderInfo& h) {
   const Options& opt = src.opt;
   if (const auto& sim = Process::simulation()) {
     h.notes.push_back(
@@ -167,8 +167,8 @@ void run_notes(const HeaderSources& src, const EnvLookup& env, int ranks, Header
     h.notes.push_back(std::string(env_var::kMpichGpuSupport) + "=" + *e);
   h.notes.push_back(hugepage_note(opt));
   if (opt.overlap) h.notes.push_back(overlap_note(opt));
-  if (const auto none = nothing_crosses(opt, src.grid, ranks, src.facts.any_remote)) {
-    h.notes.push_back("nothing crosses ranks, Send_B is 0: " + *none);
+  if (src.nothing_crosses) {
+    h.notes.push_back("nothing crosses ranks, Send_B is 0: " + *src.nothing_crosses);
   }
   if (const std::string nodes = node_note(src.hosts, src.node_of_rank); !nodes.empty())
     h.notes.push_back(nodes);
@@ -244,7 +244,7 @@ HeaderInfo make_header(const Comm& comm, const HeaderSources& src, const EnvLook
   }
   if (!root) return h;
   h.rank_host = src.hosts;
-  run_notes(src, env, comm.size(), h);
+  run_notes(src, env, h);
   measurement_notes(src, h);
   return h;
 }

@@ -27,7 +27,19 @@ std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
   std::vector<RowSpec> rows;
   for (const Index3& n : opt.sizes) {
     const Index3 global = opt.local ? Index3{n[0] * grid.dim(0), n[1] * grid.dim(1), n[2] * grid.dim(2)} : n;
-    for (const int h : opt.halos) rows.push_back({n, global, h});
+    for (const int h : opt.halos) {
+      RowSpec r;
+      r.size = n;
+      r.global = global;
+      r.halo = h;
+      const std::string column = size_column(opt);
+      r.size_text = column == "N" || column == "L" ? std::to_string(r.cube())
+                    : column == "Global"           ? dims_string(r.global)
+                                                   : dims_string(r.size);
+      r.label = row_label(opt, r);
+      r.shape = shape_of(opt, r);
+      rows.push_back(std::move(r));
+    }
   }
   return rows;
 }
@@ -40,11 +52,8 @@ const char* size_column(const Options& opt) {
 }
 
 std::string row_label(const Options& opt, const RowSpec& row) {
-  const std::string column = size_column(opt);
-  const std::string size = column == "N" || column == "L" ? std::to_string(row.cube())
-                           : column == "Global"           ? dims_string(row.global)
-                                                          : dims_string(row.size);
-  return column + "=" + size + (opt.halos.size() > 1 ? " H=" + std::to_string(row.halo) : std::string());
+  return size_column(opt) + ("=" + row.size_text) +
+         (opt.halos.size() > 1 ? " H=" + std::to_string(row.halo) : std::string());
 }
 
 Shape shape_of(const Options& opt, const RowSpec& row) {
@@ -69,7 +78,22 @@ Shape placement_shape(const Options& opt, const std::vector<RowSpec>& rows) {
       largest = &r;
     }
   }
-  return largest == nullptr ? shape_of(opt, RowSpec{}) : shape_of(opt, *largest);
+  return largest == nullptr ? shape_of(opt, RowSpec{}) : largest->shape;
+}
+
+bool crosses_ranks(const ProcGrid& grid, const Shape& shape) {
+  for (const int dir : shape.dirs) {
+    const Offset3& d = offset_of(dir);
+    bool exists = true;  // no step of it leaves the box through a wall
+    bool cut = false;    // some step of it crosses a cut of the grid
+    for (int a = 0; a < 3; ++a) {
+      if (d[static_cast<std::size_t>(a)] == 0) continue;
+      exists = exists && (grid.dim(a) > 1 || shape.periodic[static_cast<std::size_t>(a)]);
+      cut = cut || grid.dim(a) > 1;
+    }
+    if (exists && cut) return true;
+  }
+  return false;
 }
 
 namespace {
@@ -142,7 +166,7 @@ Status fill_layout(const Options& opt, int nranks, Layout& layout) {
   const std::vector<RowSpec>& rows = layout.rows;
   const char* names = "xyz";
   for (const RowSpec& r : rows) {
-    const std::string row = row_label(opt, r);
+    const std::string& row = r.label;
     // Each global cell's --check value, times the fields, must be exact in a double.
     const double values = static_cast<double>(r.global[0]) * static_cast<double>(r.global[1]) *
                           static_cast<double>(r.global[2]) * static_cast<double>(opt.fields);
@@ -183,6 +207,11 @@ Status fill_layout(const Options& opt, int nranks, Layout& layout) {
 Expected<Layout> plan_layout(const Options& opt, int nranks) {
   Layout layout;
   if (const Status v = fill_layout(opt, nranks, layout)) return *v;
+  layout.size_column = size_column(opt);
+  layout.placement = placement_shape(opt, layout.rows);
+  const bool remote = std::any_of(layout.rows.begin(), layout.rows.end(),
+                                  [&](const RowSpec& r) { return crosses_ranks(layout.grid, r.shape); });
+  layout.nothing_crosses = nothing_crosses(opt, layout.grid, nranks, remote);
   return layout;
 }
 

@@ -77,8 +77,8 @@ std::vector<RowPlan> make_rows(const Options& opt, const std::vector<RowSpec>& s
   for (const RowSpec& spec : specs) {
     RowPlan r;
     r.spec = spec;
-    r.label = row_label(opt, spec);
-    r.shape = shape_of(opt, spec);
+    r.label = spec.label;
+    r.shape = spec.shape;
     plan(r);
     if (opt.method == MethodKind::shm) {
       r.direct = plan_direct(r.mine, grid, r.shape, node_of_rank, opt.self, opt.messages);
@@ -116,7 +116,6 @@ RowFacts row_facts(const std::vector<RowPlan>& rows) {
   RowFacts f;
   for (const RowPlan& r : rows) {
     f.uneven = f.uneven || r.all.send_min != r.all.send_max;
-    f.any_remote = f.any_remote || r.all.send_max > 0;
     f.all_cubes = f.all_cubes && r.spec.cube() > 0;
   }
   return f;

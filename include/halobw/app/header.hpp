@@ -34,9 +34,10 @@ struct HeaderSources {
   GpuAwareness aware;
   Groups groups;
   RowFacts facts;
-  RankMap map;                           // the placement of the ranks on the grid
-  const std::vector<int>& node_of_rank;  // as MPI_Comm_split_type groups the ranks, nodes by first rank
-  const Process& process;                // the thread level MPI granted, and whether the watchdog may run
+  std::optional<std::string> nothing_crosses;  // the layout's note, where no row sends a remote byte
+  RankMap map;                                 // the placement of the ranks on the grid
+  const std::vector<int>& node_of_rank;        // as MPI_Comm_split_type groups the ranks, nodes by first rank
+  const Process& process;  // the thread level MPI granted, and whether the watchdog may run
 };
 // Collective (the device of every rank, gathered on rank 0). The tables of
 // every rank (rank_host, rank_device) and the notes are rank 0's alone: only

@@ -23,14 +23,18 @@ namespace halobw {
 // many (measure/stencil.hpp), and halo widths above it are refused here.
 constexpr int kMaxReach = 16;
 
-// One row of the table: its size and the global box it exchanges.
+// One row of the table: its size, the global box it exchanges, and how the table names it.
 struct RowSpec {
   Index3 size{0, 0, 0};  // as given: the global box (--sizes), or each rank's brick (--local)
   Index3 global{0, 0, 0};
   int halo = 1;
+  std::string size_text;  // its cell of the size column: "64", "128x512x512"
+  std::string label;      // as notes and messages name it (row_label)
+  Shape shape;            // what it exchanges (shape_of)
   // The cube side when the size is a cube (the N or L column), else 0.
   [[nodiscard]] std::int64_t cube() const { return size[0] == size[1] && size[1] == size[2] ? size[0] : 0; }
 };
+// The rows of a run on `grid`, each with its text and shape.
 [[nodiscard]] std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid);
 
 // The table's size column: N (--sizes) or L (--local) where every size is a
@@ -55,12 +59,20 @@ struct RowSpec {
 [[nodiscard]] std::optional<std::string> nothing_crosses(const Options& opt, const ProcGrid& grid, int nranks,
                                                          bool any_remote);
 
-// The grid and the rows of a job of `nranks`, chosen once and handed down:
-// the grid multiplies to the rank count, every local extent is at least the
-// halo width, every message fits an int count, and --check's values are exact.
+// Whether some piece of `shape` goes to another rank of `grid` (on some rank:
+// with walls, not every rank sends every piece).
+[[nodiscard]] bool crosses_ranks(const ProcGrid& grid, const Shape& shape);
+
+// The grid and the rows of a job of `nranks`, chosen once and handed down
+// with everything the callers print of them: the grid multiplies to the rank
+// count, every local extent is at least the halo width, every message fits an
+// int count, and --check's values are exact.
 struct Layout {
   ProcGrid grid{{1, 1, 1}};
   std::vector<RowSpec> rows;
+  std::string size_column;                     // size_column
+  Shape placement;                             // placement_shape: the row --placement nodes chooses for
+  std::optional<std::string> nothing_crosses;  // nothing_crosses, when no row sends a remote byte
 };
 [[nodiscard]] Expected<Layout> plan_layout(const Options& opt, int nranks);
 // plan_layout's verdict alone.
