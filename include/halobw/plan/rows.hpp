@@ -72,8 +72,8 @@ struct RowPlan {
 
 // What the rows' plans say before anything is allocated.
 struct RowFacts {
-  bool uneven = false;      // ranks send different amounts in some row
-  bool all_cubes = true;    // every row's size is a cube (N or L), not extents
+  bool uneven = false;    // ranks send different amounts in some row
+  bool all_cubes = true;  // every row's size is a cube (N or L), not extents
 };
 [[nodiscard]] RowFacts row_facts(const std::vector<RowPlan>& rows);
 
