@@ -25,6 +25,7 @@ ProcGrid choose_grid(const Options& opt, int nranks) {
 
 std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
   std::vector<RowSpec> rows;
+  const std::string column = size_column(opt);
   for (const Index3& n : opt.sizes) {
     const Index3 global = opt.local ? Index3{n[0] * grid.dim(0), n[1] * grid.dim(1), n[2] * grid.dim(2)} : n;
     for (const int h : opt.halos) {
@@ -32,7 +33,6 @@ std::vector<RowSpec> row_specs(const Options& opt, const ProcGrid& grid) {
       r.size = n;
       r.global = global;
       r.halo = h;
-      const std::string column = size_column(opt);
       r.size_text = column == "N" || column == "L" ? std::to_string(r.cube())
                     : column == "Global"           ? dims_string(r.global)
                                                    : dims_string(r.size);
