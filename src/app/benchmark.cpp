@@ -335,7 +335,7 @@ Status set_up_row(const Comm& comm, const Options& opt, const ExchangeSetup& set
   Status mine;
   try {
     ExchangeSetup placed = setup;
-    placed.home = rig.home = field_home(opt.method, comm);
+    placed.home = rig.home = field_home(opt.method, comm, opt.backend);
     rig.fields = std::make_unique<FieldSet<MemSpace>>(plan.padded, plan.fields, placement, "halobw::field",
                                                       rig.home.get());
     rig.ex = std::make_unique<Ex>(comm, plan, row.table, rig.fields->views(), placed,

@@ -399,10 +399,6 @@ Status finish_exchange(Options& o, const Given& g, const EnvLookup& env,
   if (g.rma_sync->count() > 0 && o.method != MethodKind::rma) {
     return fail("--rma-sync needs --method rma: it says how one-sided puts are synchronised");
   }
-  if (o.method == MethodKind::shm && o.backend != Backend::host) {
-    return fail("--method shm on --backend " + to_string(o.backend) +
-                ": the direct copy through CUDA/HIP IPC handles is not in this build; use --backend host");
-  }
   if (sends_at_once(o.method)) {
     // One collective carries every message: nothing can be sent as soon as it is packed.
     if (g.schedule->count() > 0 && o.schedule == Schedule::pipelined) {

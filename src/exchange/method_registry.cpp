@@ -17,7 +17,7 @@ std::unique_ptr<Method> make_rma(MethodContext ctx, const MethodChoice& choice);
 namespace {
 
 using Maker = std::unique_ptr<Method> (*)(MethodContext, const MethodChoice&);
-using HomeMaker = std::shared_ptr<FieldHome> (*)(const Comm&);
+using HomeMaker = std::shared_ptr<FieldHome> (*)(const Comm&, Backend);
 
 struct MethodRow {
   MethodKind kind;
@@ -110,9 +110,9 @@ Status method_refusal(MethodKind kind, PackMode pack) {
   return {};
 }
 
-std::shared_ptr<FieldHome> field_home(MethodKind kind, const Comm& comm) {
+std::shared_ptr<FieldHome> field_home(MethodKind kind, const Comm& comm, Backend backend) {
   const HomeMaker home = row_of(kind).home;
-  return home ? home(comm) : nullptr;
+  return home ? home(comm, backend) : nullptr;
 }
 
 }  // namespace halobw

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "halobw/exchange/node_ipc.hpp"
 #include "halobw/platform/process.hpp"
 
 namespace halobw {
@@ -24,11 +25,17 @@ const Comm& not_simulated(const Comm& comm) {
 // segments need not start on one (Open MPI's came 8 bytes past it). The
 // segments are mapped on whole pages, so every rank rounds a segment up to
 // the same place.
-NodeHome::NodeHome(const Comm& comm)
-    : comm_(not_simulated(comm)), flags_(comm, sizeof(NodeFlags) + alignof(NodeFlags)) {}
+NodeHome::NodeHome(const Comm& comm, Backend backend)
+    : comm_(not_simulated(comm)),
+      device_(backend != Backend::host),
+      flags_(comm, sizeof(NodeFlags) + alignof(NodeFlags)) {}
 
 Allocation NodeHome::allocate(std::size_t bytes, const std::string& /*label*/) {
-  fields_.push_back(std::make_unique<NodeWindow>(comm_, bytes));
+  if (device_) {
+    fields_.push_back(std::make_unique<NodeIpc>(comm_, bytes));
+  } else {
+    fields_.push_back(std::make_unique<NodeWindow>(comm_, bytes));
+  }
   // The window owns the memory: the allocation frees nothing.
   return {fields_.back()->segment_of(comm_.rank()), bytes, [](void* /*p*/, std::size_t /*bytes*/) {}};
 }
@@ -45,6 +52,8 @@ NodeFlags* NodeHome::flags_of(int r) const {
   return static_cast<NodeFlags*>(std::align(alignof(NodeFlags), sizeof(NodeFlags), at, room));
 }
 
-std::shared_ptr<FieldHome> make_node_home(const Comm& comm) { return std::make_shared<NodeHome>(comm); }
+std::shared_ptr<FieldHome> make_node_home(const Comm& comm, Backend backend) {
+  return std::make_shared<NodeHome>(comm, backend);
+}
 
 }  // namespace halobw

@@ -26,8 +26,9 @@ class Info {
   MPI_Info info_ = MPI_INFO_NULL;
 };
 
-// The rank in `comm` of each rank of `node`.
-std::vector<int> ranks_of(const Comm& node, const Comm& comm) {
+}  // namespace
+
+std::vector<int> node_ranks(const Comm& node, const Comm& comm) {
   MPI_Group world = MPI_GROUP_NULL;
   MPI_Group local = MPI_GROUP_NULL;
   check_mpi(MPI_Comm_group(comm.get(), &world), "MPI_Comm_group");
@@ -41,8 +42,6 @@ std::vector<int> ranks_of(const Comm& node, const Comm& comm) {
   check_mpi(rc, "MPI_Group_translate_ranks");
   return ranks;
 }
-
-}  // namespace
 
 NodeWindow::NodeWindow(const Comm& comm, std::size_t bytes) : node_(node_comm(comm)) {
   Info info;
@@ -65,7 +64,7 @@ NodeWindow::NodeWindow(const Comm& comm, std::size_t bytes) : node_(node_comm(co
     throw MethodUnavailable(
         "--method shm: the MPI library's shared window is not of the unified memory model");
   }
-  const std::vector<int> ranks = ranks_of(node_, comm);
+  const std::vector<int> ranks = node_ranks(node_, comm);
   segment_.assign(static_cast<std::size_t>(comm.size()), nullptr);
   for (int i = 0; i < node_.size(); ++i) {
     MPI_Aint size = 0;

@@ -37,6 +37,6 @@ struct MethodChoice {
 // Where the fields live for this method: its home, made once per row before
 // the fields are allocated (collective where the method's is), or null: the
 // fields are allocated as any other memory.
-[[nodiscard]] std::shared_ptr<FieldHome> field_home(MethodKind kind, const Comm& comm);
+[[nodiscard]] std::shared_ptr<FieldHome> field_home(MethodKind kind, const Comm& comm, Backend backend);
 
 }  // namespace halobw

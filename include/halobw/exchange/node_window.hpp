@@ -14,18 +14,32 @@
 
 namespace halobw {
 
-class NodeWindow {
+// Where each rank of a node keeps one segment of memory that the other ranks
+// of its node reach (a shared window on the host, IPC mappings on a device).
+class NodeSegments {
+ public:
+  virtual ~NodeSegments() = default;
+  NodeSegments() = default;
+  NodeSegments(const NodeSegments&) = delete;
+  NodeSegments& operator=(const NodeSegments&) = delete;
+  // The segment of rank r of the communicator it was made on; r must share this rank's node.
+  [[nodiscard]] virtual std::byte* segment_of(int r) const = 0;
+};
+
+// The rank in `comm` of each rank of `node` (a node communicator split from it). Collective over `node`.
+[[nodiscard]] std::vector<int> node_ranks(const Comm& node, const Comm& comm);
+
+class NodeWindow final : public NodeSegments {
  public:
   // Collective over `comm`: a window on each node of it, this rank's segment
   // `bytes`, zeroed (first touched by its owner). Throws MethodUnavailable
   // where the library gives no such window, or one of a separate memory model.
   NodeWindow(const Comm& comm, std::size_t bytes);
-  ~NodeWindow();  // MPI_Win_free: collective over the node
+  ~NodeWindow() override;  // MPI_Win_free: collective over the node
   NodeWindow(const NodeWindow&) = delete;
   NodeWindow& operator=(const NodeWindow&) = delete;
 
-  // The segment of rank r of `comm`, which must share this rank's node.
-  [[nodiscard]] std::byte* segment_of(int r) const;
+  [[nodiscard]] std::byte* segment_of(int r) const override;
   [[nodiscard]] bool on_node(int r) const;
 
  private:
