@@ -218,7 +218,7 @@ ENUMS = {
     "progress": ("wait", "poll"),
     "local": (0, 1),
     "per_rank": (0, 1),
-    "messages": ("peer", "aggregated", "separate"),
+    "messages": ("auto", "peer", "aggregated", "separate"),
     "method": ("p2p", "persistent", "partitioned", "neighbor", "neighbor-persistent", "rma", "shm"),
     # The synchronisation of --method rma; "-" with the other methods.
     "rma_sync": ("pscw", "fence", "-"),

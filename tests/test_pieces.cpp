@@ -56,6 +56,55 @@ TEST(Faces, SeedExampleTwoRanksZ) {
   }
 }
 
+// --messages auto on the datatype path: a piece over kStructPieceMax bytes goes
+// alone, smaller ones share their peer's struct; the kernel path keeps one
+// message per peer at every size.
+TEST(Faces, AutoSplitsLargePiecesOnTheDatatypePath) {
+  const ProcGrid g({1, 1, 2});
+  for (const std::int64_t n : {64, 128}) {  // faces of 32 KiB (shared) and 128 KiB (alone)
+    const RankPlan p = plan(g, n, 1, kZ, 0);
+    ASSERT_EQ(p.pieces.size(), 2u);
+    const bool alone = piece_bytes(p.pieces[0]) > kStructPieceMax;
+    EXPECT_EQ(alone, n == 128);
+    const MessageTable dt = make_message_table(p, SelfMode::copy, Messages::automatic, PackMode::datatype);
+    EXPECT_EQ(dt.messages.size(), alone ? 2u : 1u);
+    EXPECT_EQ(dt.buffer_values, static_cast<std::size_t>(2 * n * n));
+    const MessageTable kernel = make_message_table(p, SelfMode::copy, Messages::automatic, PackMode::kernel);
+    EXPECT_EQ(kernel.messages.size(), 1u);
+    const MessageTable peer = make_message_table(p, SelfMode::copy, Messages::peer, PackMode::datatype);
+    EXPECT_EQ(peer.messages.size(), 1u);
+  }
+  // Three fields: a 32 KiB face carries 96 KiB, over the limit, so it goes alone.
+  Shape s = cube(64, 1, kZ);
+  s.fields = 3;
+  const RankPlan three = make_rank_plan(g, s, 0);
+  ASSERT_EQ(three.fields, 3);
+  EXPECT_EQ(
+      make_message_table(three, SelfMode::copy, Messages::automatic, PackMode::datatype).messages.size(), 2u);
+  // Mixed: the box on 2x2x2, halo 3, 3 fields: each face (32x32x3 cells, 72 KiB) alone, the
+  // edges (9 KiB) and corners shared per peer: 6 + 3 + 1 messages, every piece in one of them
+  // and the offsets one after another.
+  Shape box = cube(64, 3, kAll);
+  box.dirs = box_directions();
+  box.fields = 3;
+  const RankPlan b = make_rank_plan(ProcGrid({2, 2, 2}), box, 0);
+  const MessageTable t = make_message_table(b, SelfMode::copy, Messages::automatic, PackMode::datatype);
+  ASSERT_EQ(t.messages.size(), 10u);
+  std::set<int> seen;
+  std::size_t offset = 0;
+  for (const Message& m : t.messages) {
+    EXPECT_EQ(m.offset, offset);
+    for (const Part& part : m.parts) {
+      EXPECT_TRUE(seen.insert(part.piece).second);
+      const bool face = b.pieces[static_cast<std::size_t>(part.piece)].kind() == PieceKind::face;
+      EXPECT_EQ(m.parts.size() == 1, face);
+    }
+    offset += m.count;
+  }
+  EXPECT_EQ(seen.size(), 26u);
+  EXPECT_EQ(offset, t.buffer_values);
+}
+
 TEST(Faces, UndividedAxisIsSelf) {
   const ProcGrid g({1, 1, 2});
   const RankPlan p = plan(g, 64, 1, kX, 0);

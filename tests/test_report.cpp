@@ -109,7 +109,7 @@ TEST(Report, HeaderLines) {
   EXPECT_EQ(lines[1], "# backend host device host");
   EXPECT_EQ(lines[2], "# ranks 2 nodes 2 grid 1x1x2 directions z halo 1 iters 50 warmup 5");
   EXPECT_EQ(lines[3], "# pack datatype self copy");
-  EXPECT_EQ(lines[4], "# stencil star fields 1 messages peer method p2p");
+  EXPECT_EQ(lines[4], "# stencil star fields 1 messages auto method p2p");
   EXPECT_EQ(lines[5], "# gpu_aware n/a contiguous 0");
   EXPECT_EQ(lines[6], "# rank_device 0:-1 1:-1");
   EXPECT_EQ(lines[7], "# rank_host 0:a 1:b");
@@ -121,7 +121,7 @@ TEST(Report, HeaderLines) {
   h.run.options.method = MethodKind::rma;
   h.run.transport = Transport::direct;
   const std::string rma = format_header(h);
-  EXPECT_NE(rma.find("# stencil star fields 1 messages peer method rma rma-sync pscw\n"), std::string::npos);
+  EXPECT_NE(rma.find("# stencil star fields 1 messages auto method rma rma-sync pscw\n"), std::string::npos);
   EXPECT_NE(rma.find("# gpu_aware n/a contiguous 1\n"), std::string::npos);
   EXPECT_NE(rma.find("# grid_source auto transport direct schedule pipelined\n"), std::string::npos);
   // Above 64 ranks, one line per node: the header grows with the nodes, not the ranks.

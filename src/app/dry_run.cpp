@@ -73,7 +73,7 @@ std::vector<DryRow> plan_dry(const Options& opt, const ProcGrid& grid, const Dry
       std::vector<std::uint64_t> node(static_cast<std::size_t>(nodes_of(job.node_of_rank)), 0);
       use.send_max = 0;  // the peer copy's buffers (device backends) are counted after the summary
       row.all = summarize(placed(grid, map), shape, job.node_of_rank, [&](const RankPlan& p) {
-        const MemoryNeed need = memory_need(p, make_message_table(p, opt.self, opt.messages), use);
+        const MemoryNeed need = memory_need(p, make_message_table(p, opt.self, opt.messages, opt.pack), use);
         row.rank_bytes = std::max(row.rank_bytes, need.total());
         node[static_cast<std::size_t>(job.node_of_rank[static_cast<std::size_t>(p.rank)])] += need.on_host();
       });

@@ -377,9 +377,13 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
                    kDefault.fields))
       ->transform(whole(1, kMaxFields))
       ->type_name("K");
-  add_choice(*s, "--messages", o.messages,
-             "one message per neighbour rank carrying every piece and field it gets (peer, default), one per "
-             "piece carrying all K fields (aggregated), or one per piece and field (separate)");
+  add_choice(
+      *s, "--messages", o.messages,
+      fmt::format("what one message carries: chosen by the pack (auto, default: peer on the kernel path; "
+                  "on the datatype path peer for pieces up to {} KiB, aggregated above), every piece and "
+                  "field for one neighbour rank (peer), every field of one piece (aggregated), or one piece "
+                  "and field (separate)",
+                  kStructPieceMax / 1024));
   add_choice(*s, "--hugepages", o.hugepages,
              "host fields and buffers 2 MiB aligned and advised to transparent huge pages (on, default) "
              "or as the allocator gives them (off); device memory is unaffected");

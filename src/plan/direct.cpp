@@ -41,7 +41,8 @@ DirectPlan plan_direct(const RankPlan& mine, const ProcGrid& grid, const Shape& 
   }
   std::sort(d.sources.begin(), d.sources.end());
   std::sort(d.readers.begin(), d.readers.end());
-  d.table = make_message_table(d.wired, self, mode == Messages::peer ? Messages::aggregated : mode);
+  d.table = make_message_table(
+      d.wired, self, mode == Messages::peer || mode == Messages::automatic ? Messages::aggregated : mode);
   return d;
 }
 

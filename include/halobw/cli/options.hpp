@@ -52,7 +52,7 @@ struct Options {
   std::string gpu_aware_source = "auto";  // "auto", "--gpu-aware" or the environment variable
   Toggle hugepages = Toggle::on;          // host memory 2 MiB aligned and advised to huge pages
   int fields = 1;                         // fields exchanged together, each its own View
-  Messages messages = Messages::peer;
+  Messages messages = Messages::automatic;
 
   // Measurement: the clock and what is measured besides the exchange.
   int iters = 50;           // timed exchanges K per block

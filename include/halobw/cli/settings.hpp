@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 
 #include "halobw/base/names.hpp"
 #include "halobw/cli/environment.hpp"
@@ -24,9 +25,13 @@ enum class Format { table, csv, json };
 enum class Toggle { off, on };
 // The pieces exchanged: the faces only, or faces, edges and corners (26 neighbours).
 enum class StencilKind { star, box };
-// What one message carries: every piece (and field) for one peer rank, every
-// field of one piece, or one field of one piece.
-enum class Messages { peer, aggregated, separate };
+// What one message carries: chosen by the pack (automatic: plan/messages.hpp),
+// every piece (and field) for one peer rank, every field of one piece, or one
+// field of one piece.
+enum class Messages { automatic, peer, aggregated, separate };
+// With automatic on the datatype path, the largest piece (all fields, bytes)
+// that shares its peer's struct (plan/messages.hpp says why).
+inline constexpr std::uint64_t kStructPieceMax = 64 * 1024;
 // How the messages move (exchange/method_registry.hpp builds each); shm, the direct
 // method, copies the pieces from neighbours on the node out of their fields and sends the rest as p2p.
 enum class MethodKind { p2p, persistent, partitioned, neighbor, neighbor_persistent, rma, shm };
@@ -128,8 +133,10 @@ struct Names<RmaSync> {
 };
 template <>
 struct Names<Messages> {
-  static constexpr std::array<Spelling<Messages>, 3> list{
-      {{"peer", Messages::peer}, {"aggregated", Messages::aggregated}, {"separate", Messages::separate}}};
+  static constexpr std::array<Spelling<Messages>, 4> list{{{"auto", Messages::automatic},
+                                                           {"peer", Messages::peer},
+                                                           {"aggregated", Messages::aggregated},
+                                                           {"separate", Messages::separate}}};
 };
 template <>
 struct Names<StencilKind> {

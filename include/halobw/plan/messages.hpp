@@ -54,8 +54,18 @@ struct MessageTable {
 // which -1 and +1 reach the same rank), so it also fixes the rank it comes
 // from, and the pieces this rank sends to R are exactly those R receives from
 // it, in the same direction order, with the same extents.
+//
+// Automatic, the default, is peer on the kernel path. On the datatype path a
+// peer's message is one struct of its pieces' subarrays; MPI libraries move a
+// struct of large subarrays more slowly than the same subarrays sent one by
+// one, while a struct of small ones saves their messages' costs. So there a
+// piece of more than kStructPieceMax bytes (all fields; cli/settings.hpp)
+// travels as its own message, and the smaller ones share their peer's struct.
+// Both ranks of a pair see the same pieces with the same extents, so they
+// split alike. The figures behind the limit: docs/method.md, "The messages".
 [[nodiscard]] MessageTable make_message_table(const RankPlan& plan, SelfMode self,
-                                              Messages mode = Messages::peer);
+                                              Messages mode = Messages::automatic,
+                                              PackMode pack = PackMode::kernel);
 
 // Which box of a message's pieces its copies read or fill: the owned cells
 // it sends, or the ghost cells its receive fills.
