@@ -31,7 +31,7 @@ enum class StencilKind { star, box };
 enum class Messages { automatic, peer, aggregated, separate };
 // With automatic on the datatype path, the largest piece (all fields, bytes)
 // that shares its peer's struct (plan/messages.hpp says why).
-inline constexpr std::uint64_t kStructPieceMax = 64 * 1024;
+inline constexpr std::uint64_t kStructPieceMax = std::uint64_t{64} * 1024;
 // How the messages move (exchange/method_registry.hpp builds each); shm, the direct
 // method, copies the pieces from neighbours on the node out of their fields and sends the rest as p2p.
 enum class MethodKind { p2p, persistent, partitioned, neighbor, neighbor_persistent, rma, shm };
