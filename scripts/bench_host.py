@@ -49,6 +49,9 @@ Sections (--sections, default all):
   mpi4      partitioned and neighbor-persistent against p2p, persistent and
             neighbor, with --breakdown: ±z, ±x at N = 128, 256, 512 on 2 ranks
             (both packs) and --stencil box on 2x2x2 at N = 128, per MPI build
+  messages  the datatype default's rule: --messages auto against peer and
+            aggregated, interleaved, on the rows of `mpis`, per MPI build (--mpi);
+            auto within 1.05 of the faster of the two
   network   the same exchange over shared memory and forced through TCP on
             loopback, per MPI
   placement --placement linear against --placement nodes on simulated nodes
@@ -787,7 +790,9 @@ def section_mpi4(args, emit):
     for spec in args.mpi or [f"openmpi={args.build}"]:
         mpi, build = spec.split("=", 1)
         exe = os.path.join(build, "halo-bandwidth")
-        methods = [m for m in MPI4 if offered(exe, m, [])]
+        # A method the library has with either pack (Open MPI 5 refuses partitioned with datatypes only).
+        methods = [m for m in MPI4
+                   if any(offered(exe, m, ["--method", m, "--pack", p]) for p in ("datatype", "kernel"))]
         sec = Section(emit, f"{mpi} (`{launcher_of(exe)}`): {', '.join(methods)}",
                       "Median Time_us and Mpi_us (`--breakdown`) of the interleaved runs, and each method's Time_us as "
                       "a share of p2p's in the same pair (median of the paired ratios; above 1 is slower).", level=4)
@@ -1152,11 +1157,48 @@ def section_mpis(args, emit):
               f"z 1 {args.iters} 5 1")
 
 
+# The datatype path's three message shapes; the default (auto) is held to the faster of the other two.
+SHAPES = ("auto", "peer", "aggregated")
+
+
+def section_messages(args, emit):
+    sec = Section(emit, "The datatype default's rule: `--messages auto` against the better of peer and aggregated",
+                  "Per library (`--mpi NAME=BUILD_DIR`), `--pack datatype` with each message shape, interleaved "
+                  f"({args.pairs} pairs, three times that on 8 ranks): auto's Time_us over that of the faster of the other "
+                  "two (the one with the lower median Time_us), pair by pair (the median of the ratios, quartiles in "
+                  "brackets); the rule holds where "
+                  "it is at most 1.05. Huge pages, the median of 3 blocks of 50 exchanges, the slowest rank.")
+    libs = [spec.split("=", 1) for spec in args.mpi or [f"openmpi={args.build}"]]
+    rows = {}
+    for mpi, build in libs:
+        exe = os.path.join(build, "halo-bandwidth")
+        for name, ranks, flags, _, sizes in MPIS_CASES:
+            base = flags + ["--sizes", ",".join(map(str, sizes)), "--pack", "datatype",
+                            "--iters", "50", "--warmup", "5", "--repeats", "3"]
+            configs = {m: (exe, ranks, base + ["--messages", m]) for m in SHAPES}
+            sec.ran(*configs.values())
+            got = interleave(configs, args.pairs * (3 if ranks > (os.cpu_count() or 1) else 1))
+            for n in sizes:
+                t = {m: [float(r[(n, 0)]["Time_us"]) for r in got[m]] for m in SHAPES}
+                better = min(SHAPES[1:], key=lambda m: med(t[m]))  # the faster by its median time
+                ratios = [a / b for a, b in zip(t["auto"], t[better])]
+                rows.setdefault((name, n), {})[mpi] = (
+                    f"{ratio_text(ratios)} to {better}{'' if med(ratios) <= 1.05 else ' over'}; "
+                    + ", ".join(f"{m} {med(t[m]):.1f}" for m in SHAPES))
+    names = [mpi for mpi, _ in libs]
+    sec.say("auto / the faster shape, and which it was; then each shape's median Time_us:")
+    sec.table(["case", "N", *names], [(c, n, *[cells.get(m, "-") for m in names]) for (c, n), cells in rows.items()])
+    load = os.getloadavg()
+    sec.emit()
+    sec.say(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    sec.close()
+
+
 SECTIONS = {"watchdog": section_watchdog, "plain": section_plain, "phases": section_phases,
             "hugepages": section_hugepages, "overlap": section_overlap, "onepass": section_onepass,
             "bestplain": section_bestplain, "shm": section_shm, "regions": section_regions,
-            "shapes": section_shapes,
-            "methods": section_methods, "mpi4": section_mpi4, "network": section_network, "placement": section_placement,
+            "shapes": section_shapes, "methods": section_methods, "mpi4": section_mpi4,
+            "messages": section_messages, "network": section_network, "placement": section_placement,
             "simulated": section_simulated, "mpis": section_mpis}
 
 

@@ -20,7 +20,7 @@ Expected<Parsed> parse(std::vector<std::string> args, std::map<std::string, std:
     if (it == env.end()) return std::nullopt;
     return it->second;
   };
-  return parse_options(args, lookup, backends, "halo-bandwidth test");
+  return parse_options(args, lookup, backends, "halo-bandwidth test", StructRule{});
 }
 
 void expect_error(std::vector<std::string> args, const std::string& fragment,
@@ -193,6 +193,28 @@ TEST(Options, HelpAndVersion) {
   const auto version = parse({"--version"});
   ASSERT_TRUE(version.ok() && version->exit_text);
   EXPECT_EQ(*version->exit_text, "halo-bandwidth test\n");
+}
+
+// --messages auto follows the rule parse_options is given (the MPI library's), and --help says which.
+TEST(Options, MessagesRuleIsTheLibrarys) {
+  const auto lookup = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+  const auto words = [](const std::string& text) {  // --help wraps its lines: compare the words
+    std::istringstream in(text);
+    std::string out;
+    for (std::string w; in >> w;) out += w + " ";
+    return out;
+  };
+  const auto intel = parse_options({}, lookup, kHostOnly, "t", kStructRuleIntelMpi);
+  ASSERT_TRUE(intel.ok());
+  EXPECT_EQ(intel->options.struct_rule.alone_above, kStructRuleIntelMpi.alone_above);
+  EXPECT_EQ(intel->options.struct_rule.alone_up_to, kStructRuleIntelMpi.alone_up_to);
+  const auto intel_help = parse_options({"--help"}, lookup, kHostOnly, "t", kStructRuleIntelMpi);
+  ASSERT_TRUE(intel_help.ok() && intel_help->exit_text);
+  EXPECT_NE(words(*intel_help->exit_text).find("aggregated for pieces over 128 KiB up to 1024 KiB, peer"),
+            std::string::npos);
+  const auto help = parse({"--help"});
+  ASSERT_TRUE(help.ok() && help->exit_text);
+  EXPECT_NE(words(*help->exit_text).find("aggregated for pieces over 64 KiB, peer"), std::string::npos);
 }
 
 TEST(Layout, GridMustMatchRanks) {

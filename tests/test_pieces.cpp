@@ -56,7 +56,7 @@ TEST(Faces, SeedExampleTwoRanksZ) {
   }
 }
 
-// --messages auto on the datatype path: a piece over kStructPieceMax bytes goes
+// --messages auto on the datatype path: a piece over the rule's 64 KiB goes
 // alone, smaller ones share their peer's struct; the kernel path keeps one
 // message per peer at every size.
 TEST(Faces, AutoSplitsLargePiecesOnTheDatatypePath) {
@@ -64,7 +64,7 @@ TEST(Faces, AutoSplitsLargePiecesOnTheDatatypePath) {
   for (const std::int64_t n : {64, 128}) {  // faces of 32 KiB (shared) and 128 KiB (alone)
     const RankPlan p = plan(g, n, 1, kZ, 0);
     ASSERT_EQ(p.pieces.size(), 2u);
-    const bool alone = piece_bytes(p.pieces[0]) > kStructPieceMax;
+    const bool alone = StructRule{}.alone(piece_bytes(p.pieces[0]));
     EXPECT_EQ(alone, n == 128);
     const MessageTable dt = make_message_table(p, SelfMode::copy, Messages::automatic, PackMode::datatype);
     EXPECT_EQ(dt.messages.size(), alone ? 2u : 1u);
@@ -73,6 +73,18 @@ TEST(Faces, AutoSplitsLargePiecesOnTheDatatypePath) {
     EXPECT_EQ(kernel.messages.size(), 1u);
     const MessageTable peer = make_message_table(p, SelfMode::copy, Messages::peer, PackMode::datatype);
     EXPECT_EQ(peer.messages.size(), 1u);
+  }
+  // Intel MPI's rule: the faces of 128 KiB and 2 MiB share their peer's struct, those of 512 KiB
+  // go alone; on the kernel path its rule changes nothing.
+  for (const std::int64_t n : {128, 256, 512}) {
+    const RankPlan p = plan(g, n, 1, kZ, 0);
+    EXPECT_EQ(piece_bytes(p.pieces[0]), static_cast<std::uint64_t>(n * n * 8));
+    const auto messages = [&](PackMode pack) {
+      return make_message_table(p, SelfMode::copy, Messages::automatic, pack, kStructRuleIntelMpi)
+          .messages.size();
+    };
+    EXPECT_EQ(messages(PackMode::datatype), n == 256 ? 2u : 1u) << n;
+    EXPECT_EQ(messages(PackMode::kernel), 1u) << n;
   }
   // Three fields: a 32 KiB face carries 96 KiB, over the limit, so it goes alone.
   Shape s = cube(64, 1, kZ);

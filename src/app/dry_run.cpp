@@ -73,7 +73,8 @@ std::vector<DryRow> plan_dry(const Options& opt, const ProcGrid& grid, const Dry
       std::vector<std::uint64_t> node(static_cast<std::size_t>(nodes_of(job.node_of_rank)), 0);
       use.send_max = 0;  // the peer copy's buffers (device backends) are counted after the summary
       row.all = summarize(placed(grid, map), shape, job.node_of_rank, [&](const RankPlan& p) {
-        const MemoryNeed need = memory_need(p, make_message_table(p, opt.self, opt.messages, opt.pack), use);
+        const MemoryNeed need =
+            memory_need(p, make_message_table(p, opt.self, opt.messages, opt.pack, opt.struct_rule), use);
         row.rank_bytes = std::max(row.rank_bytes, need.total());
         node[static_cast<std::size_t>(job.node_of_rank[static_cast<std::size_t>(p.rank)])] += need.on_host();
       });
@@ -184,7 +185,8 @@ Status dry_run_refusal(const Options& opt) {
 }  // namespace
 
 bool dry_run_alone_requested(const std::vector<std::string>& args, const EnvLookup& env) {
-  const Expected<Parsed> parsed = parse_options(args, env, build_backends(), version_text());
+  const Expected<Parsed> parsed =
+      parse_options(args, env, build_backends(), version_text(), struct_rule_of_library());
   return parsed && !parsed->exit_text && parsed->options.dry_run && parsed->options.ranks.has_value();
 }
 

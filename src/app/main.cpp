@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   // A dry run of R ranks plans in this one process: MPI is not started at all.
   const halobw::EnvLookup env = halobw::process_environment();
   if (halobw::dry_run_alone_requested(args, env)) {
-    const auto parsed = halobw::parse_options(args, env, halobw::build_backends(), halobw::version_text());
+    const auto parsed = halobw::parse_options(args, env, halobw::build_backends(), halobw::version_text(),
+                                              halobw::struct_rule_of_library());
     return halobw::dry_run_alone(parsed->options, env);
   }
   halobw::Process process(argc, argv);

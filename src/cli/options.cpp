@@ -380,10 +380,13 @@ void add_exchange(CLI::App& app, Options& o, Given& g, const std::vector<Backend
   add_choice(
       *s, "--messages", o.messages,
       fmt::format("what one message carries: chosen by the pack (auto, default: peer on the kernel path; "
-                  "on the datatype path peer for pieces up to {} KiB, aggregated above), every piece and "
-                  "field for one neighbour rank (peer), every field of one piece (aggregated), or one piece "
-                  "and field (separate)",
-                  kStructPieceMax / 1024));
+                  "on the datatype path, with this MPI library, aggregated for pieces over {} KiB{}, "
+                  "peer for the others), every piece and field for one neighbour rank (peer), every field "
+                  "of one piece (aggregated), or one piece and field (separate)",
+                  o.struct_rule.alone_above / 1024,
+                  o.struct_rule.alone_up_to == UINT64_MAX
+                      ? std::string()
+                      : fmt::format(" up to {} KiB", o.struct_rule.alone_up_to / 1024)));
   add_choice(*s, "--hugepages", o.hugepages,
              "host fields and buffers 2 MiB aligned and advised to transparent huge pages (on, default) "
              "or as the allocator gives them (off); device memory is unaffected");
@@ -713,9 +716,11 @@ std::string help_text(const CLI::App& app) {
 }  // namespace
 
 Expected<Parsed> parse_options(const std::vector<std::string>& args, const EnvLookup& env,
-                               const std::vector<Backend>& backends, const std::string& version_text) {
+                               const std::vector<Backend>& backends, const std::string& version_text,
+                               const StructRule& struct_rule) {
   Parsed r;
   Options& o = r.options;
+  o.struct_rule = struct_rule;  // before the options: --help says it
   Given g;
   CLI::App app{"halo-bandwidth", "halo-bandwidth"};
   app.set_help_flag("-h,--help", "this text");

@@ -1,7 +1,6 @@
 #include "halobw/plan/messages.hpp"
 
 #include <climits>
-#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -32,22 +31,20 @@ bool share_lines(const RankPlan& plan, const Message& a, const Message& b, BoxSi
 
 // The pieces that travel through MPI, each list one message's, in direction order.
 std::vector<std::vector<int>> message_pieces(const RankPlan& plan, const std::vector<int>& travelling,
-                                             Messages mode, PackMode pack) {
+                                             Messages mode, PackMode pack, const StructRule& rule) {
   std::vector<std::vector<int>> out;
   if (mode != Messages::peer && mode != Messages::automatic) {
     for (const int p : travelling) out.push_back({p});
     return out;
   }
-  const std::uint64_t shared_max = mode == Messages::automatic && pack == PackMode::datatype
-                                       ? kStructPieceMax
-                                       : std::numeric_limits<std::uint64_t>::max();
+  const bool by_size = mode == Messages::automatic && pack == PackMode::datatype;
   const std::size_t limit = INT_MAX / static_cast<std::size_t>(plan.fields);  // cells in one MPI count
   std::vector<std::pair<int, int>> peers;  // the pairs of peers met so far (sent to, received from)
   std::vector<int> open;                   // per pair: its message in `out` that takes its next piece
   std::vector<std::size_t> cells;          // per message of `out`: its cells
   for (const int p : travelling) {
     const Piece& piece = plan.pieces[static_cast<std::size_t>(p)];
-    if (piece_bytes(piece) * static_cast<std::uint64_t>(plan.fields) > shared_max) {
+    if (by_size && rule.alone(piece_bytes(piece) * static_cast<std::uint64_t>(plan.fields))) {
       out.push_back({p});
       cells.push_back(static_cast<std::size_t>(piece.cells()));
       continue;
@@ -74,7 +71,8 @@ std::vector<std::vector<int>> message_pieces(const RankPlan& plan, const std::ve
 
 }  // namespace
 
-MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mode, PackMode pack) {
+MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mode, PackMode pack,
+                                const StructRule& rule) {
   MessageTable t;
   std::vector<int> travelling;
   for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
@@ -88,7 +86,7 @@ MessageTable make_message_table(const RankPlan& plan, SelfMode self, Messages mo
   }
   std::size_t offset = 0;
   const bool one = mode != Messages::separate || plan.fields == 1;
-  for (const std::vector<int>& pieces : message_pieces(plan, travelling, mode, pack)) {
+  for (const std::vector<int>& pieces : message_pieces(plan, travelling, mode, pack, rule)) {
     const Piece& first = plan.pieces[static_cast<std::size_t>(pieces.front())];
     for (int f = 0; f < (one ? 1 : plan.fields); ++f) {
       Message m;

@@ -84,7 +84,7 @@ std::vector<RowPlan> make_rows(const Options& opt, const std::vector<RowSpec>& s
       r.direct = plan_direct(r.mine, grid, r.shape, node_of_rank, opt.self, opt.messages);
       r.table = r.direct->table;
     } else {
-      r.table = make_message_table(r.mine, opt.self, opt.messages, opt.pack);
+      r.table = make_message_table(r.mine, opt.self, opt.messages, opt.pack, opt.struct_rule);
     }
     rows.push_back(std::move(r));
   }

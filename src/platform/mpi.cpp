@@ -246,4 +246,12 @@ std::string mpi_library_version() {
   return s.substr(0, s.find_first_of(std::string("\r\n\0", 3)));  // some libraries count the NUL
 }
 
+StructRule struct_rule_of_library() {
+#ifdef I_MPI_VERSION
+  return kStructRuleIntelMpi;
+#else
+  return {};
+#endif
+}
+
 }  // namespace halobw

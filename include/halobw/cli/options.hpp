@@ -53,6 +53,7 @@ struct Options {
   Toggle hugepages = Toggle::on;          // host memory 2 MiB aligned and advised to huge pages
   int fields = 1;                         // fields exchanged together, each its own View
   Messages messages = Messages::automatic;
+  StructRule struct_rule;  // automatic's rule for this build's MPI library (parse_options' caller)
 
   // Measurement: the clock and what is measured besides the exchange.
   int iters = 50;           // timed exchanges K per block
@@ -94,10 +95,11 @@ struct Parsed {
   std::optional<std::string> exit_text;
 };
 
-// `args` are the arguments after the program name. `backends` are those this build has.
+// `args` are the arguments after the program name. `backends` are those this build has,
+// `struct_rule` its MPI library's rule for --messages auto (platform/mpi.hpp).
 [[nodiscard]] Expected<Parsed> parse_options(const std::vector<std::string>& args, const EnvLookup& env,
                                              const std::vector<Backend>& backends,
-                                             const std::string& version_text);
+                                             const std::string& version_text, const StructRule& struct_rule);
 
 // "GXxGYxGZ" or "GX,GY,GZ" with three positive integers (the form the header prints, or the old one).
 [[nodiscard]] Expected<Dims3> parse_grid(const std::string& text);

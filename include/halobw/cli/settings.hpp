@@ -29,9 +29,20 @@ enum class StencilKind { star, box };
 // every piece (and field) for one peer rank, every field of one piece, or one
 // field of one piece.
 enum class Messages { automatic, peer, aggregated, separate };
-// With automatic on the datatype path, the largest piece (all fields, bytes)
-// that shares its peer's struct (plan/messages.hpp says why).
-inline constexpr std::uint64_t kStructPieceMax = std::uint64_t{64} * 1024;
+// With automatic on the datatype path, the pieces (all fields, bytes) that go
+// as messages of their own: over `alone_above` and up to `alone_up_to`; the
+// others share their peer's struct (plan/messages.hpp says why). The rule is
+// the MPI library's, measured (docs/method.md, "The messages").
+struct StructRule {
+  std::uint64_t alone_above = std::uint64_t{64} * 1024;
+  std::uint64_t alone_up_to = UINT64_MAX;
+  [[nodiscard]] constexpr bool alone(std::uint64_t bytes) const {
+    return bytes > alone_above && bytes <= alone_up_to;
+  }
+};
+// Intel MPI's: its struct of 128 KiB or 2 MiB pieces was as fast as their
+// messages or faster (up to 1.29x), and slower with ±z's 512 KiB (1.7x).
+inline constexpr StructRule kStructRuleIntelMpi{std::uint64_t{128} * 1024, std::uint64_t{1024} * 1024};
 // How the messages move (exchange/method_registry.hpp builds each); shm, the direct
 // method, copies the pieces from neighbours on the node out of their fields and sends the rest as p2p.
 enum class MethodKind { p2p, persistent, partitioned, neighbor, neighbor_persistent, rma, shm };

@@ -59,13 +59,15 @@ struct MessageTable {
 // peer's message is one struct of its pieces' subarrays; MPI libraries move a
 // struct of large subarrays more slowly than the same subarrays sent one by
 // one, while a struct of small ones saves their messages' costs. So there a
-// piece of more than kStructPieceMax bytes (all fields; cli/settings.hpp)
-// travels as its own message, and the smaller ones share their peer's struct.
+// piece that `rule` sends alone (by its bytes, all fields; cli/settings.hpp:
+// the MPI library's rule) travels as its own message, and the others share
+// their peer's struct.
 // Both ranks of a pair see the same pieces with the same extents, so they
 // split alike. The figures behind the limit: docs/method.md, "The messages".
 [[nodiscard]] MessageTable make_message_table(const RankPlan& plan, SelfMode self,
                                               Messages mode = Messages::automatic,
-                                              PackMode pack = PackMode::kernel);
+                                              PackMode pack = PackMode::kernel,
+                                              const StructRule& rule = StructRule{});
 
 // Which box of a message's pieces its copies read or fill: the owned cells
 // it sends, or the ghost cells its receive fills.

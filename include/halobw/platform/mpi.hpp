@@ -13,6 +13,7 @@
 
 #include "halobw/base/box.hpp"
 #include "halobw/base/failure.hpp"
+#include "halobw/cli/settings.hpp"
 #include "halobw/platform/watchdog.hpp"
 
 namespace halobw {
@@ -123,5 +124,8 @@ struct NodeRank {
 
 // MPI_Get_library_version, first line.
 [[nodiscard]] std::string mpi_library_version();
+
+// --messages auto's rule for the MPI library this build's headers are (cli/settings.hpp).
+[[nodiscard]] StructRule struct_rule_of_library();
 
 }  // namespace halobw
