@@ -104,7 +104,10 @@ def small(command):
 
 
 def launched(command, mpiexec, kind):
-    """mpirun/mpiexec -n N as documented: this build's launcher, Open MPI with --oversubscribe."""
+    """mpirun/mpiexec -n N as documented: this build's launcher, Open MPI with --oversubscribe; in each
+    command of an `a && b` chain."""
+    if " && " in command:
+        return " && ".join(launched(part, mpiexec, kind) for part in command.split(" && "))
     m = re.match(r"^(mpirun|mpiexec) -n (\d+) ", command)
     if not m:
         return command

@@ -10,7 +10,7 @@ system (reframe/settings.py), 2 ranks under mpirun:
     REFERENCES has one for the local system) fails the performance stage when
     the row falls short of it.
 
-`mpirun` is the build's MPIEXEC (a link to it first on PATH), so that an MPICH
+`mpirun` is the build's MPIEXEC (a script that starts it, first on PATH), so that an MPICH
 build runs under MPICH's launcher. Exit 77 (ctest SKIP) without ReFrame.
 
 usage: reframe_cases.py --root REPO --exe HALO_BANDWIDTH --mpiexec MPIEXEC
@@ -44,7 +44,11 @@ def main():
     with tempfile.TemporaryDirectory(prefix="halobw-reframe-") as tmp:
         bindir = os.path.join(tmp, "bin")
         os.mkdir(bindir)
-        os.symlink(a.mpiexec, os.path.join(bindir, "mpirun"))
+        # A script, not a link: Intel MPI's hydra finds its proxy beside the path it was started by.
+        mpirun = os.path.join(bindir, "mpirun")
+        with open(mpirun, "w", encoding="utf-8") as f:
+            f.write(f'#!/bin/sh\nexec "{os.path.abspath(a.mpiexec)}" "$@"\n')
+        os.chmod(mpirun, 0o755)
         env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"], TMPDIR=tmp)  # ReFrame's log too
 
         def reframe_run(name, extra_env=None, *select, check_file=os.path.join(a.root, "reframe", "halo_bandwidth.py")):
