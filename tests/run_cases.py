@@ -422,30 +422,47 @@ def disagreement(r):
 def memory(r):
     """The preflight's count (header: memory per rank) against what the ranks
     really held (VmHWM, reported at the end): between a tiny and a large size,
-    the growth of the one must match the growth of the other within 5%."""
+    the growth of the one must match the growth of the other within 5%.
+    The MPI library's own resident set moves between runs (Intel MPI's by 2 MiB
+    steps, 56.8 to 63.2 MB at N = 8): the large size is 320, whose count grows by
+    136 MB, and on a miss each size runs again, up to 3 times, and the median of
+    its runs stands for it. The count is the same in every run; a buffer it leaves
+    out grows every run's resident set alike."""
     import re
+    import statistics
     for opts in (["--pack", "datatype"], ["--pack", "kernel"],
                  ["--pack", "kernel", "--gpu-aware", "off", "--breakdown", "--limit", "--self", "mpi"]):
         r.cases += 1
         what = f"-n 2 memory {' '.join(opts)}"
-        got = {}
-        for n in (8, 200):
-            rc, out, err = r.run(2, ["--faces", "--sizes", str(n), "--iters", "3", "--warmup", "1"] + opts)
-            need = re.search(r"# memory per rank at most (\d+) B", out)
-            peak = re.search(r"# peak resident memory per rank at most (\d+) B", out)
-            if rc != 0 or not need or not peak:
-                r.fail(what, f"exit {rc}\n{out}\n{err}")
+        need, peaks, failed = {}, {}, False
+        for attempt in range(3):
+            for n in (8, 320):
+                rc, out, err = r.run(2, ["--faces", "--sizes", str(n), "--iters", "3", "--warmup", "1"] + opts)
+                got_need = re.search(r"# memory per rank at most (\d+) B", out)
+                got_peak = re.search(r"# peak resident memory per rank at most (\d+) B", out)
+                if rc != 0 or not got_need or not got_peak:
+                    r.fail(what, f"exit {rc}\n{out}\n{err}")
+                    failed = True
+                    break
+                if need.setdefault(n, int(got_need.group(1))) != int(got_need.group(1)):
+                    r.fail(what, f"N={n}: the count changed between runs")
+                    failed = True
+                    break
+                peaks.setdefault(n, []).append(int(got_peak.group(1)))
+            if failed:
                 break
-            got[n] = (int(need.group(1)), int(peak.group(1)))
-        if len(got) != 2:
+            d_need = need[320] - need[8]
+            d_peak = statistics.median(peaks[320]) - statistics.median(peaks[8])
+            if abs(d_peak - d_need) <= 0.05 * d_need:
+                break
+        if failed:
             continue
-        d_need = got[200][0] - got[8][0]
-        d_peak = got[200][1] - got[8][1]
+        runs = f"{attempt + 1} run{'s' if attempt else ''} per size"
         if abs(d_peak - d_need) > 0.05 * d_need:
-            r.fail(what, f"the count grew by {d_need} B, the resident set by {d_peak} B")
+            r.fail(what, f"the count grew by {d_need} B, the resident set by {d_peak:.0f} B ({runs}, medians)")
         else:
-            print(f"ok   {what}: count grew by {d_need} B, resident set by {d_peak} B "
-                  f"({100 * (d_peak - d_need) / d_need:+.1f}%)")
+            print(f"ok   {what}: count grew by {d_need} B, resident set by {d_peak:.0f} B "
+                  f"({100 * (d_peak - d_need) / d_need:+.1f}%, {runs})")
 
 
 def bad_input(r):
