@@ -91,7 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return it->second;
   };
   const auto r = halobw::parse_options(args, lookup, {halobw::Backend::host, halobw::Backend::cuda}, "fuzz",
-                                         halobw::StructRule{});
+                                       halobw::StructRule{});
   if (!r) {
     require(!r.failure().message.empty() && r.failure().code == halobw::ExitCode::bad_input);
   } else if (r->exit_text) {
