@@ -229,10 +229,13 @@ Status one_run(const Comm& comm, const std::vector<std::string>& args, const Pro
 
 }  // namespace
 
+Expected<Parsed> parse_for_this_build(const std::vector<std::string>& args, const EnvLookup& env) {
+  return parse_options(args, env, build_backends(), version_text(), struct_rule_of_library());
+}
+
 int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) {
   const EnvLookup env = process_environment();
-  const Expected<Parsed> parsed =
-      parse_options(args, env, build_backends(), version_text(), struct_rule_of_library());
+  const Expected<Parsed> parsed = parse_for_this_build(args, env);
   if (const Status v = agree(comm, parsed.status())) return stop(comm, *v);
   if (parsed->exit_text) {
     if (comm.rank() == 0) std::fputs(parsed->exit_text->c_str(), stdout);

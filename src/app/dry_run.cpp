@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "halobw/app/app.hpp"
 #include "halobw/app/header.hpp"
 #include "halobw/exchange/transport.hpp"
 #include "halobw/plan/layout.hpp"
@@ -184,10 +185,10 @@ Status dry_run_refusal(const Options& opt) {
 
 }  // namespace
 
-bool dry_run_alone_requested(const std::vector<std::string>& args, const EnvLookup& env) {
-  const Expected<Parsed> parsed =
-      parse_options(args, env, build_backends(), version_text(), struct_rule_of_library());
-  return parsed && !parsed->exit_text && parsed->options.dry_run && parsed->options.ranks.has_value();
+std::optional<Options> dry_run_alone_requested(const std::vector<std::string>& args, const EnvLookup& env) {
+  const Expected<Parsed> parsed = parse_for_this_build(args, env);
+  if (!parsed || parsed->exit_text || !parsed->options.dry_run || !parsed->options.ranks) return std::nullopt;
+  return parsed->options;
 }
 
 int dry_run_alone(const Options& opt, const EnvLookup& env) {

@@ -11,9 +11,7 @@
 
 #include "halobw/app/app.hpp"
 #include "halobw/app/dry_run.hpp"
-#include "halobw/app/header.hpp"
 #include "halobw/base/failure.hpp"
-#include "halobw/platform/device.hpp"
 #include "halobw/platform/mpi.hpp"
 #include "halobw/platform/process.hpp"
 
@@ -21,11 +19,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   // A dry run of R ranks plans in this one process: MPI is not started at all.
   const halobw::EnvLookup env = halobw::process_environment();
-  if (halobw::dry_run_alone_requested(args, env)) {
-    const auto parsed = halobw::parse_options(args, env, halobw::build_backends(), halobw::version_text(),
-                                              halobw::struct_rule_of_library());
-    return halobw::dry_run_alone(parsed->options, env);
-  }
+  if (const auto dry = halobw::dry_run_alone_requested(args, env)) return halobw::dry_run_alone(*dry, env);
   halobw::Process process(argc, argv);
   int code = 0;
   try {

@@ -6,6 +6,7 @@
 // launcher without --ranks it plans the job's own ranks and nodes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,10 @@
 
 namespace halobw {
 
-// Whether the command line asks for a dry run without a launch (--dry-run
-// --ranks R): then main() need not start MPI at all.
-[[nodiscard]] bool dry_run_alone_requested(const std::vector<std::string>& args, const EnvLookup& env);
+// The options, where the command line asks for a dry run without a launch
+// (--dry-run --ranks R): then main() need not start MPI at all; else nullopt.
+[[nodiscard]] std::optional<Options> dry_run_alone_requested(const std::vector<std::string>& args,
+                                                             const EnvLookup& env);
 
 // The dry run of R ranks in this one process; the exit code.
 [[nodiscard]] int dry_run_alone(const Options& opt, const EnvLookup& env);
