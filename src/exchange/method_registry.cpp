@@ -44,38 +44,26 @@ const MethodRow& row_of(MethodKind kind) {
   throw std::logic_error("method " + to_string(kind) + " is not in the registry");
 }
 
-// Whether this build's MPI headers have what a method needs.
-bool built_with(Needs needs) {
+// What a method needs that this build's MPI headers lack; nullptr where they have it.
+const char* lacking(Needs needs) {
   switch (needs) {
     case Needs::nothing:
-      return true;
+      return nullptr;
     case Needs::partitioned:
 #ifdef HALOBW_MPI_PARTITIONED
-      return true;
+      return nullptr;
 #else
-      return false;
+      return "MPI-4 partitioned point-to-point (MPI_Psend_init, MPI_Precv_init, MPI_Pready)";
 #endif
     case Needs::persistent_neighbor:
 #ifdef HALOBW_MPI_NEIGHBOR_INIT
-      return true;
+      return nullptr;
 #else
-      return false;
-#endif
-  }
-  return false;
-}
-
-const char* what_is_needed(Needs needs) {
-  switch (needs) {
-    case Needs::nothing:
-      return "nothing beyond MPI-3";
-    case Needs::partitioned:
-      return "MPI-4 partitioned point-to-point (MPI_Psend_init, MPI_Precv_init, MPI_Pready)";
-    case Needs::persistent_neighbor:
       return "persistent neighbourhood collectives (MPI-4's MPI_Neighbor_alltoallw_init, or Open MPI's "
              "MPIX_ form)";
+#endif
   }
-  return "";
+  return nullptr;
 }
 
 }  // namespace
@@ -89,10 +77,9 @@ Status method_refusal(MethodKind kind, PackMode pack) {
   // The library's name and version: its version line up to the first comma ("Open MPI v4.1.4").
   const std::string line = mpi_library_version();
   const std::string library = line.substr(0, line.find(','));
-  const Needs needs = row_of(kind).needs;
-  if (!built_with(needs)) {
+  if (const char* lacks = lacking(row_of(kind).needs)) {
     return fail(fmt::format("--method {}: {} lacks {} (its headers say MPI {}.{})", to_string(kind), library,
-                            what_is_needed(needs), MPI_VERSION, MPI_SUBVERSION));
+                            lacks, MPI_VERSION, MPI_SUBVERSION));
   }
 #if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5
   // Open MPI 5.0's part/persist component (5.0.11 checked) completes the
