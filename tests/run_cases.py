@@ -398,21 +398,26 @@ def faults(r):
 
 
 def disagreement(r):
-    """Ranks whose environments describe different runs are refused, not left to hang."""
-    for var, value0, value1, flags, fragment in (
-            ("OPENPFC_FD_PROC_GRID", "1,1,2", "2,1,1", ["--axis", "z"], "different command lines or process grids"),
-            ("OPENPFC_ASSUME_GPU_AWARE_MPI", "0", "1", ["--pack", "kernel", "--breakdown"],
-             "ranks disagree on GPU-aware MPI")):
+    """Ranks whose command lines or environments describe different runs are
+    refused, not left to hang: one rank asking for --help alone leaves the
+    others in the run's first collective unless they agree first."""
+    sizes = ["--sizes", "16"]
+    for what, env0, env1, argv0, argv1, fragment in (
+            ("OPENPFC_FD_PROC_GRID differs between ranks", {"OPENPFC_FD_PROC_GRID": "1,1,2"},
+             {"OPENPFC_FD_PROC_GRID": "2,1,1"}, sizes + ["--axis", "z"], sizes + ["--axis", "z"],
+             "different command lines or process grids"),
+            ("OPENPFC_ASSUME_GPU_AWARE_MPI differs between ranks", {"OPENPFC_ASSUME_GPU_AWARE_MPI": "0"},
+             {"OPENPFC_ASSUME_GPU_AWARE_MPI": "1"}, sizes + ["--pack", "kernel", "--breakdown"],
+             sizes + ["--pack", "kernel", "--breakdown"], "ranks disagree on GPU-aware MPI"),
+            ("--help on one rank alone", {}, {}, ["--help"], sizes, "different command lines or process grids")):
         r.cases += 1
-        argv = [r.exe, "--sizes", "16"] + flags
         cmd = [r.mpiexec] + (["--oversubscribe"] if r.kind == "openmpi" else []) + \
-            mpmd_section(r.kind, 1, {var: value0}, argv) + [":"] + mpmd_section(r.kind, 1, {var: value1}, argv)
+            mpmd_section(r.kind, 1, env0, [r.exe] + argv0) + [":"] + mpmd_section(r.kind, 1, env1, [r.exe] + argv1)
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
             rc, err = p.returncode, p.stderr
         except subprocess.TimeoutExpired:
             rc, err = None, "timed out"
-        what = f"{var} differs between ranks"
         if rc != 2 or fragment not in err:
             r.fail(what, f"exit {rc}\n{err}")
         else:

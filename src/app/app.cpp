@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -11,16 +10,14 @@
 #include "halobw/app/benchmark.hpp"
 #include "halobw/app/dry_run.hpp"
 #include "halobw/app/header.hpp"
+#include "halobw/app/job.hpp"
 #include "halobw/app/preflight.hpp"
-#include "halobw/app/summary.hpp"
 #include "halobw/cli/options.hpp"
 #include "halobw/exchange/faults.hpp"
 #include "halobw/exchange/method_registry.hpp"
 #include "halobw/exchange/transport.hpp"
 #include "halobw/plan/layout.hpp"
-#include "halobw/plan/rank_map.hpp"
 #include "halobw/plan/rows.hpp"
-#include "halobw/platform/cart.hpp"
 #include "halobw/platform/device.hpp"
 #include "halobw/platform/launcher.hpp"
 #include "halobw/platform/mpi.hpp"
@@ -117,15 +114,13 @@ Expected<Devices> choose_devices(const Comm& comm, const Options& opt, const Nod
                                  const EnvLookup& env) {
   Devices d;
   d.dev = choose_device(opt.backend, node.local_rank);
-  if (const Status v = agree(
-          comm, opt.backend == Backend::host || d.dev.visible > 0
-                    ? Status{}
-                    : fail(fmt::format("rank {} sees no {} device", comm.rank(), to_string(opt.backend))))) {
-    return *v;
-  }
   d.aware = resolve_gpu_aware(opt, query_gpu_support(opt.backend), env(env_var::kMpichGpuSupport));
   const Expected<TransportChoice> tc = choose_transport(opt, d.aware);
-  if (const Status v = agree(comm, tc.status())) return *v;
+  const Status unseen =
+      opt.backend == Backend::host || d.dev.visible > 0
+          ? Status{}
+          : fail(fmt::format("rank {} sees no {} device", comm.rank(), to_string(opt.backend)));
+  if (const Status v = agree(comm, unseen ? unseen : tc.status())) return *v;
   d.tc = *tc;
   if (!same_on_all_ranks(comm, {static_cast<long long>(d.tc.transport), d.aware.aware ? 1 : 0})) {
     return Failure{
@@ -137,36 +132,11 @@ Expected<Devices> choose_devices(const Comm& comm, const Options& opt, const Nod
   return d;
 }
 
-// Where the job runs and what it exchanges: the hosts, the nodes
-// (MPI_Comm_split_type), the placement of the ranks on the grid, and every
-// row planned once on that grid. Collective.
-struct JobPlan {
-  std::vector<std::string> hosts;
-  std::vector<int> node_of_rank;
-  NodeRank node;
-  RankMap map;
-  ProcGrid grid{{1, 1, 1}};
-  std::vector<RowPlan> rows;
-};
-JobPlan plan_job(const Comm& comm, const Options& opt, const Layout& layout) {
-  JobPlan j;
-  j.hosts = gather_hostnames(comm);
-  j.node_of_rank = node_of_ranks(comm);
-  j.node = node_rank(comm);
-  j.map = rank_maps({opt.placements.front()}, layout.grid.dims(), layout.placement, j.node_of_rank, [&] {
-            return cart_placement(comm, layout.grid.dims(), opt.periodic);
-          }).front();
-  j.grid = placed(layout.grid, j.map);
-  j.rows = plan_own_rows(opt, layout.rows, j.grid, comm.rank(), j.node_of_rank);
-  reduce_summaries(comm, j.rows);
-  return j;
-}
-
 // What rank 0 says on stderr after the rows, and the files keep: a placement
 // that fell back, and that nothing crossed ranks.
 std::vector<std::string> warnings_of(const JobPlan& job, const std::optional<std::string>& nothing) {
   std::vector<std::string> w;
-  if (job.map.asked != job.map.used) w.push_back(job.map.note);
+  if (job.maps.front().asked != job.maps.front().used) w.push_back(job.maps.front().note);
   if (nothing) w.push_back("nothing crossed ranks: " + *nothing);
   return w;
 }
@@ -174,8 +144,7 @@ std::vector<std::string> warnings_of(const JobPlan& job, const std::optional<std
 // From the plan to the exit code: the device, the transport, the memory
 // preflight, the header, then the rows measured. Collective.
 int run_on_devices(Process& process, const Comm& comm, const Options& opt, const Layout& layout,
-                   const std::vector<std::string>& args, const EnvLookup& env) {
-  const JobPlan job = plan_job(comm, opt, layout);
+                   const JobPlan& job, const std::vector<std::string>& args, const EnvLookup& env) {
   const Expected<Devices> devices = choose_devices(comm, opt, job.node, env);
   if (!devices) return stop(comm, devices.failure());
   process.start_kokkos(devices->dev.device_id);
@@ -194,8 +163,7 @@ int run_on_devices(Process& process, const Comm& comm, const Options& opt, const
   setup.transport = devices->tc.transport;
   setup.faults = FaultPlan::from_environment(env);
   const RowFacts facts = row_facts(job.rows);
-  const int nodes = 1 + *std::max_element(job.node_of_rank.begin(), job.node_of_rank.end());
-  setup.groups = groups_of(opt, facts, nodes);
+  setup.groups = groups_of(opt, facts, nodes_of(job.node_of_rank));
   const HeaderSources sources{opt,
                               job.grid,
                               job.hosts,
@@ -205,7 +173,7 @@ int run_on_devices(Process& process, const Comm& comm, const Options& opt, const
                               setup.groups,
                               facts,
                               layout.nothing_crosses,
-                              job.map,
+                              job.maps.front(),
                               job.node_of_rank,
                               process};
   HeaderInfo header = make_header(comm, sources, env);
@@ -215,12 +183,25 @@ int run_on_devices(Process& process, const Comm& comm, const Options& opt, const
   return measure_and_report(comm, setup, header, warnings_of(job, layout.nothing_crosses));
 }
 
-// Each rank parsed its own command line and environment: they must describe one run. Collective.
-Status one_run(const Comm& comm, const std::vector<std::string>& args, const ProcGrid& grid) {
-  const auto& d = grid.dims();
+// What each rank can refuse alone once the options parsed: the layout,
+// --output's folder (rank 0 looks at it now, so an unwritable path fails
+// before any measurement; the file is written once measuring has begun), a
+// dry run's format, and a method this MPI library lacks.
+Expected<Layout> checked_layout(const Comm& comm, const Options& opt) {
+  Expected<Layout> layout = plan_layout(opt, comm.size());
+  if (!layout) return layout;
+  Status v = opt.dry_run ? dry_run_refusal(opt) : method_refusal(opt.method, opt.pack);
+  if (!v && comm.rank() == 0 && opt.output) v = Output::check_target(*opt.output);
+  if (v) return *v;
+  return layout;
+}
+
+// Each rank parsed its own command line and environment: they must describe
+// one run (the same arguments, and the same grid where one was planned). Collective.
+Status one_run(const Comm& comm, const std::vector<std::string>& args, const Dims3& grid) {
   const long long args_hash =
       static_cast<long long>(std::hash<std::string>{}(fmt::format("{}", fmt::join(args, "\n"))));
-  if (same_on_all_ranks(comm, {d[0], d[1], d[2], args_hash})) return {};
+  if (same_on_all_ranks(comm, {grid[0], grid[1], grid[2], args_hash})) return {};
   return fail(
       fmt::format("ranks were given different command lines or process grids ({} must be the same on "
                   "every rank)",
@@ -236,34 +217,33 @@ Expected<Parsed> parse_for_this_build(const std::vector<std::string>& args, cons
 int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) {
   const EnvLookup env = process_environment();
   const Expected<Parsed> parsed = parse_for_this_build(args, env);
-  if (const Status v = agree(comm, parsed.status())) return stop(comm, *v);
-  if (parsed->exit_text) {
+  const Status launcher = launcher_agrees(env, comm.size(), mpi_library_version());
+  const bool planned = parsed && !parsed->exit_text;  // not --help or --version
+  std::optional<Expected<Layout>> layout;
+  if (planned) layout.emplace(checked_layout(comm, parsed->options));
+  // Every check of the set-up, agreed in one collective: the first that fails on the lowest rank.
+  const Status mine = launcher ? launcher : !parsed ? parsed.status() : layout ? layout->status() : Status{};
+  if (const Status v = agree(comm, mine)) {
+    // Each task is a rank 0 where the launcher and MPI disagree: only the launcher's first one prints.
+    if (launcher && launcher_rank(env) != 0) return exit_status(v->code);
+    return stop(comm, *v);
+  }
+  if (const Status v = one_run(comm, args, planned ? (*layout)->grid.dims() : Dims3{0, 0, 0})) {
+    return stop(comm, *v);
+  }
+  if (!planned) {
     if (comm.rank() == 0) std::fputs(parsed->exit_text->c_str(), stdout);
     return 0;
   }
   const Options& opt = parsed->options;
-  if (const Status v = agree(comm, launcher_agrees(env, comm.size(), mpi_library_version()))) {
-    // Every task is a rank 0 here: only the launcher's first one prints the line.
-    if (launcher_rank(env) != 0) return exit_status(v->code);
-    return stop(comm, *v);
-  }
-  const Expected<Layout> layout = plan_layout(opt, comm.size());
-  if (const Status v = agree(comm, layout.status())) return stop(comm, *v);
-  // Rank 0 looks at --output now, so an unwritable path fails before any measurement;
-  // the file itself is only written once measuring has begun.
-  if (const Status v =
-          agree(comm, comm.rank() == 0 && opt.output ? Output::check_target(*opt.output) : Status{})) {
-    return stop(comm, *v);
-  }
-  if (const Status v = one_run(comm, args, layout->grid)) return stop(comm, *v);
-  if (opt.dry_run) return dry_run_job(comm, opt, *layout, env);
-  // A method this MPI library lacks is refused before anything is set up.
-  if (const Status v = agree(comm, method_refusal(opt.method, opt.pack))) return stop(comm, *v);
+  const Layout& plan = **layout;
   // The watchdog's thread calls MPI only to end the job (Process::end_job);
-  // where MPI grants less than MPI_THREAD_FUNNELED it does not run at all.
-  Watchdog watchdog(process.helper_threads() ? opt.timeout : 0, comm.rank());
+  // where MPI grants less than MPI_THREAD_FUNNELED, and in a dry run, it does not run at all.
+  Watchdog watchdog(process.helper_threads() && !opt.dry_run ? opt.timeout : 0, comm.rank());
   comm.set_watchdog(&watchdog);
-  const int code = run_on_devices(process, comm, opt, *layout, args, env);
+  const JobPlan job = plan_job(comm, opt, plan);
+  const int code = opt.dry_run ? dry_run_job(comm, opt, plan, job, env)
+                               : run_on_devices(process, comm, opt, plan, job, args, env);
   comm.set_watchdog(nullptr);
   return code;
 }

@@ -7,12 +7,12 @@
 
 #include "halobw/app/app.hpp"
 #include "halobw/app/header.hpp"
+#include "halobw/app/job.hpp"
 #include "halobw/exchange/transport.hpp"
 #include "halobw/plan/layout.hpp"
 #include "halobw/plan/memory.hpp"
 #include "halobw/plan/rank_map.hpp"
 #include "halobw/plan/rows.hpp"
-#include "halobw/platform/cart.hpp"
 #include "halobw/platform/huge_pages.hpp"
 #include "halobw/platform/process.hpp"
 #include "halobw/report/report.hpp"
@@ -39,10 +39,6 @@ struct DryRow {
   std::uint64_t rank_bytes = 0;  // the most one rank allocates
   std::uint64_t node_bytes = 0;  // the most the ranks of one node allocate together, in host memory
 };
-
-int nodes_of(const std::vector<int>& node_of_rank) {
-  return node_of_rank.empty() ? 1 : 1 + *std::max_element(node_of_rank.begin(), node_of_rank.end());
-}
 
 // --placement cart without a launch: MPI chooses at launch; a library that
 // ignores reorder numbers the grid row-major (z fastest), as planned here.
@@ -173,6 +169,8 @@ int print_dry(const Options& opt, const Layout& layout, const DryJob& job, const
   return 0;
 }
 
+}  // namespace
+
 // A dry run prints a table; files describe measured runs.
 Status dry_run_refusal(const Options& opt) {
   if (opt.format != Format::table || opt.output) {
@@ -182,8 +180,6 @@ Status dry_run_refusal(const Options& opt) {
   }
   return {};
 }
-
-}  // namespace
 
 std::optional<Options> dry_run_alone_requested(const std::vector<std::string>& args, const EnvLookup& env) {
   const Expected<Parsed> parsed = parse_for_this_build(args, env);
@@ -211,21 +207,17 @@ int dry_run_alone(const Options& opt, const EnvLookup& env) {
   return print_dry(opt, *layout, job, env);
 }
 
-int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout, const EnvLookup& env) {
-  if (const Status v = dry_run_refusal(opt)) {
-    if (comm.rank() == 0) std::fprintf(stderr, "halo-bandwidth: error: %s\n", v->message.c_str());
-    return exit_status(v->code);
-  }
-  const ProcGrid& grid = layout.grid;
+int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout, const JobPlan& plan,
+                const EnvLookup& env) {
+  if (comm.rank() != 0) return 0;
   DryJob job;
   job.ranks = comm.size();
-  job.node_of_rank = node_of_ranks(comm);
+  job.node_of_rank = plan.node_of_rank;
   const int nodes = nodes_of(job.node_of_rank);
   job.where = fmt::format("this job's {} rank{} on {} node{} (MPI_Comm_split_type)", comm.size(),
                           comm.size() == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
-  job.maps = rank_maps(opt.placements, grid.dims(), layout.placement, job.node_of_rank,
-                       [&] { return cart_placement(comm, grid.dims(), opt.periodic); });
-  return comm.rank() == 0 ? print_dry(opt, layout, job, env) : 0;
+  job.maps = plan.maps;
+  return print_dry(opt, layout, job, env);
 }
 
 }  // namespace halobw

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "halobw/app/job.hpp"
 #include "halobw/cli/environment.hpp"
 #include "halobw/cli/options.hpp"
 #include "halobw/plan/layout.hpp"
@@ -25,9 +26,13 @@ namespace halobw {
 // The dry run of R ranks in this one process; the exit code.
 [[nodiscard]] int dry_run_alone(const Options& opt, const EnvLookup& env);
 
-// The dry run of the job's own ranks and nodes (hosts, MPI_Comm_split_type,
-// MPI_Cart_create for --placement cart); rank 0 prints. Collective; the exit code.
-[[nodiscard]] int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout,
+// Where a dry run is refused: it prints a table, and files describe measured runs.
+[[nodiscard]] Status dry_run_refusal(const Options& opt);
+
+// The dry run of the job's own ranks and nodes, as `plan` placed them
+// (MPI_Comm_split_type, MPI_Cart_create for --placement cart); rank 0
+// prints. The exit code.
+[[nodiscard]] int dry_run_job(const Comm& comm, const Options& opt, const Layout& layout, const JobPlan& plan,
                               const EnvLookup& env);
 
 }  // namespace halobw
