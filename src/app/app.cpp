@@ -183,19 +183,6 @@ int run_on_devices(Process& process, const Comm& comm, const Options& opt, const
   return measure_and_report(comm, setup, header, warnings_of(job, layout.nothing_crosses));
 }
 
-// What each rank can refuse alone once the options parsed: the layout,
-// --output's folder (rank 0 looks at it now, so an unwritable path fails
-// before any measurement; the file is written once measuring has begun), a
-// dry run's format, and a method this MPI library lacks.
-Expected<Layout> checked_layout(const Comm& comm, const Options& opt) {
-  Expected<Layout> layout = plan_layout(opt, comm.size());
-  if (!layout) return layout;
-  Status v = opt.dry_run ? dry_run_refusal(opt) : method_refusal(opt.method, opt.pack);
-  if (!v && comm.rank() == 0 && opt.output) v = Output::check_target(*opt.output);
-  if (v) return *v;
-  return layout;
-}
-
 // Each rank parsed its own command line and environment: they must describe
 // one run (the same arguments, and the same grid where one was planned). Collective.
 Status one_run(const Comm& comm, const std::vector<std::string>& args, const Dims3& grid) {
@@ -210,6 +197,15 @@ Status one_run(const Comm& comm, const std::vector<std::string>& args, const Dim
 
 }  // namespace
 
+Expected<Layout> checked_layout(const Options& opt, int nranks, bool root) {
+  Status v = opt.dry_run ? dry_run_refusal(opt) : method_refusal(opt.method, opt.pack);
+  Expected<Layout> layout = plan_layout(opt, nranks);
+  if (!v && !layout) v = layout.status();
+  if (!v && root && opt.output) v = Output::check_target(*opt.output);
+  if (v) return *v;
+  return layout;
+}
+
 Expected<Parsed> parse_for_this_build(const std::vector<std::string>& args, const EnvLookup& env) {
   return parse_options(args, env, build_backends(), version_text(), struct_rule_of_library());
 }
@@ -219,24 +215,21 @@ int run_app(Process& process, Comm& comm, const std::vector<std::string>& args) 
   const Expected<Parsed> parsed = parse_for_this_build(args, env);
   const Status launcher = launcher_agrees(env, comm.size(), mpi_library_version());
   const bool planned = parsed && !parsed->exit_text;  // not --help or --version
-  std::optional<Expected<Layout>> layout;
-  if (planned) layout.emplace(checked_layout(comm, parsed->options));
+  const Expected<Layout> layout =
+      planned ? checked_layout(parsed->options, comm.size(), comm.rank() == 0) : Expected<Layout>(Layout{});
   // Every check of the set-up, agreed in one collective: the first that fails on the lowest rank.
-  const Status mine = launcher ? launcher : !parsed ? parsed.status() : layout ? layout->status() : Status{};
-  if (const Status v = agree(comm, mine)) {
+  if (const Status v = agree(comm, launcher ? launcher : !parsed ? parsed.status() : layout.status())) {
     // Each task is a rank 0 where the launcher and MPI disagree: only the launcher's first one prints.
     if (launcher && launcher_rank(env) != 0) return exit_status(v->code);
     return stop(comm, *v);
   }
-  if (const Status v = one_run(comm, args, planned ? (*layout)->grid.dims() : Dims3{0, 0, 0})) {
-    return stop(comm, *v);
-  }
+  if (const Status v = one_run(comm, args, layout->grid.dims())) return stop(comm, *v);
   if (!planned) {
     if (comm.rank() == 0) std::fputs(parsed->exit_text->c_str(), stdout);
     return 0;
   }
   const Options& opt = parsed->options;
-  const Layout& plan = **layout;
+  const Layout& plan = *layout;
   // The watchdog's thread calls MPI only to end the job (Process::end_job);
   // where MPI grants less than MPI_THREAD_FUNNELED, and in a dry run, it does not run at all.
   Watchdog watchdog(process.helper_threads() && !opt.dry_run ? opt.timeout : 0, comm.rank());

@@ -189,10 +189,10 @@ std::optional<Options> dry_run_alone_requested(const std::vector<std::string>& a
 
 int dry_run_alone(const Options& opt, const EnvLookup& env) {
   const int ranks = *opt.ranks;
-  const Expected<Layout> layout = plan_layout(opt, ranks);
-  if (const Status v = dry_run_refusal(opt) ? dry_run_refusal(opt) : layout.status()) {
-    std::fprintf(stderr, "halo-bandwidth: error: %s\n", v->message.c_str());
-    return exit_status(v->code);
+  const Expected<Layout> layout = checked_layout(opt, ranks, true);
+  if (!layout) {
+    std::fprintf(stderr, "halo-bandwidth: error: %s\n", layout.failure().message.c_str());
+    return exit_status(layout.failure().code);
   }
   const ProcGrid& grid = layout->grid;
   const int per_node = opt.ranks_per_node.value_or(ranks);
